@@ -1,0 +1,1 @@
+"""Export of mb models: SavedModel, ONNX, OpenVINO IR, torch ExportedProgram."""

@@ -1,0 +1,1 @@
+"""mb-graph: symbolic tensors, operations, nodes and re-appliable functions."""

@@ -1,0 +1,1 @@
+"""mb-layers: Layer, the layer families, and the functional and sequential networks."""

@@ -1,0 +1,1 @@
+"""mb-train: Model, compile/fit/evaluate/predict, losses, metrics, optimizers, callbacks."""
