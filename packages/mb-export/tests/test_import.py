@@ -1,0 +1,15 @@
+"""Importing mb_export is cheap: it loads no engine until a backend is used."""
+
+import subprocess
+import sys
+
+ENGINES = ("jax", "torch", "tensorflow", "openvino")
+
+
+def test_import_loads_no_engine():
+    code = f"import sys, mb_export; print([m for m in {ENGINES!r} if m in sys.modules])"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
