@@ -1,1 +1,20 @@
-"""mb-graph: symbolic tensors, operations, nodes and re-appliable functions."""
+"""mb-graph: symbolic tensors, operations, nodes and re-appliable functions.
+
+The graph core of mb, usable alone: it depends on nothing of mb and on no
+array library (only optree, for nested structures).
+"""
+
+from mb_graph import naming as naming
+from mb_graph import tree as tree
+from mb_graph._hooks import get_operator_hook as get_operator_hook
+from mb_graph._hooks import get_output_spec_hook as get_output_spec_hook
+from mb_graph._hooks import set_dtype_standardizer as set_dtype_standardizer
+from mb_graph._hooks import set_operator_hook as set_operator_hook
+from mb_graph._hooks import set_output_spec_hook as set_output_spec_hook
+from mb_graph._hooks import standardize_dtype as standardize_dtype
+from mb_graph._hooks import standardize_shape as standardize_shape
+from mb_graph._keras_tensor import KerasTensor as KerasTensor
+from mb_graph._keras_tensor import any_symbolic_tensors as any_symbolic_tensors
+from mb_graph._keras_tensor import is_keras_tensor as is_keras_tensor
+
+__version__ = "0.1.0"
