@@ -1,6 +1,45 @@
-"""mb-ops: configuration, the backend contract and the op API of mb."""
+"""mb-ops: configuration, dtypes, Variable and scopes, the backend contract and the op API."""
 
 from mb_ops import backends as backends
 from mb_ops import config as config
+from mb_ops import dtypes as dtypes
+from mb_ops import random as random
+from mb_ops._scopes import AutocastScope as AutocastScope
+from mb_ops._scopes import StatelessScope as StatelessScope
+from mb_ops._scopes import SymbolicScope as SymbolicScope
+from mb_ops._scopes import current_path as current_path
+from mb_ops._scopes import get_autocast_scope as get_autocast_scope
+from mb_ops._scopes import get_stateless_scope as get_stateless_scope
+from mb_ops._scopes import get_symbolic_scope as get_symbolic_scope
+from mb_ops._scopes import in_stateless_scope as in_stateless_scope
+from mb_ops._scopes import in_symbolic_scope as in_symbolic_scope
+from mb_ops._scopes import initialize_all_variables as initialize_all_variables
+from mb_ops._scopes import name_scope as name_scope
+from mb_ops._state import clear_session as clear_session
+from mb_ops._state import get_uid as get_uid
+from mb_ops._variable import Variable as Variable
+from mb_ops._variable import set_initializer_lookup as set_initializer_lookup
+from mb_ops._variable import standardize_shape as standardize_shape
 
-__all__ = ["backends", "config"]
+__all__ = [
+    "AutocastScope",
+    "StatelessScope",
+    "SymbolicScope",
+    "Variable",
+    "backends",
+    "clear_session",
+    "config",
+    "current_path",
+    "dtypes",
+    "get_autocast_scope",
+    "get_stateless_scope",
+    "get_symbolic_scope",
+    "get_uid",
+    "in_stateless_scope",
+    "in_symbolic_scope",
+    "initialize_all_variables",
+    "name_scope",
+    "random",
+    "set_initializer_lookup",
+    "standardize_shape",
+]

@@ -1,0 +1,150 @@
+"""``SeedGenerator`` and ``draw_seed``: how random ops turn a seed into a key.
+
+A SeedGenerator holds its state in a non-trainable ``Variable`` of shape (2,),
+so under a StatelessScope (the JAX trainer) drawing a seed records the new
+state in the scope like any other variable update.
+"""
+
+from __future__ import annotations
+
+import random as _pyrandom
+from typing import Any
+
+from mb_ops import _backends
+from mb_ops._scopes import name_scope
+from mb_ops._state import get_uid, register_reset_hook
+
+
+def _core() -> Any:
+    return _backends.backend_module("core")
+
+
+def seed_dtype() -> str:
+    """The dtype of seed tensors on the active backend (``uint32`` unless it says otherwise)."""
+    core = _core()
+    fn = getattr(core, "random_seed_dtype", None)
+    return fn() if fn is not None else "uint32"
+
+
+def make_default_seed() -> int:
+    return _pyrandom.randint(1, int(1e9))
+
+
+class SeedGenerator:
+    """The state of a random stream: each ``next()`` returns a new seed.
+
+    Args:
+        seed: an int, or None for a random starting point.
+        name: the generator's name (path of its state variable's scope).
+
+    Example:
+        >>> gen = SeedGenerator(42)  # doctest: +SKIP
+        >>> mb_ops.random.normal((2,), seed=gen)  # doctest: +SKIP
+    """
+
+    def __init__(self, seed: int | None = None, name: str | None = None, **kwargs: Any) -> None:
+        if kwargs:
+            raise TypeError(f"SeedGenerator got unexpected arguments: {sorted(kwargs)}.")
+        if name is None:
+            uid = get_uid("seed_generator")
+            name = "seed_generator" if uid == 1 else f"seed_generator_{uid - 1}"
+        self.name = name
+        if seed is None:
+            seed = make_default_seed()
+        elif isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(
+                f"SeedGenerator takes an int seed or None. Received: seed={seed!r} "
+                f"of type {type(seed).__name__}."
+            )
+        self._initial_seed = seed
+        core = _core()
+
+        def initializer(shape: Any = None, dtype: Any = None) -> Any:
+            return core.convert_to_tensor([seed, 0], dtype=dtype)
+
+        with name_scope(self.name, caller=self):
+            self.state = core.Variable(
+                initializer,
+                shape=(2,),
+                dtype=seed_dtype(),
+                trainable=False,
+                aggregation="none",
+                name="seed_generator_state",
+            )
+
+    def next(self, ordered: bool = True) -> Any:
+        """Return the current seed (shape (2,)) and advance the state."""
+        numpy = _backends.backend_module("numpy")
+        core = _core()
+        current = self.state.value
+        dtype = self.state.dtype
+        if ordered:
+            increment = core.convert_to_tensor([0, 1], dtype=dtype)
+            self.state.assign(numpy.add(current, increment))
+        else:
+            # Unordered draws (the global generator) just need a new state.
+            bumped = numpy.add(current, core.convert_to_tensor([1, 1], dtype=dtype))
+            mixed = numpy.mod(
+                numpy.multiply(bumped, core.convert_to_tensor(5387, dtype=dtype)),
+                core.convert_to_tensor(933199, dtype=dtype),
+            )
+            self.state.assign(mixed)
+        return current
+
+    def get_config(self) -> dict[str, Any]:
+        return {"seed": self._initial_seed}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> SeedGenerator:
+        return cls(**config)
+
+    def __repr__(self) -> str:
+        return f"<SeedGenerator name={self.name!r} seed={self._initial_seed}>"
+
+
+class _Global:
+    generator: SeedGenerator | None = None
+
+
+def global_seed_generator() -> SeedGenerator:
+    """The generator used when a random op gets ``seed=None``."""
+    if _Global.generator is None:
+        _Global.generator = SeedGenerator(name="global_seed_generator")
+    return _Global.generator
+
+
+def set_global_seed(seed: int | None) -> None:
+    """Restart the global generator from ``seed`` (used by ``set_random_seed``)."""
+    _Global.generator = None if seed is None else SeedGenerator(seed, name="global_seed_generator")
+
+
+def _reset_global() -> None:
+    _Global.generator = None
+
+
+register_reset_hook(_reset_global)
+
+
+def draw_seed(seed: Any) -> Any:
+    """Turn ``seed`` into a key tensor of shape (2,) of the active backend.
+
+    Args:
+        seed: an int (a fixed key), a SeedGenerator (its next seed), None (the
+            next seed of the global generator), or an existing seed tensor.
+
+    Returns:
+        A backend tensor of shape (2,) and the backend's seed dtype.
+    """
+    if isinstance(seed, SeedGenerator):
+        return seed.next()
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        return _core().convert_to_tensor([seed, 0], dtype=seed_dtype())
+    if seed is None:
+        return global_seed_generator().next(ordered=False)
+    core = _core()
+    if core.is_tensor(seed) and tuple(seed.shape) == (2,):
+        return seed
+    raise ValueError(
+        "seed must be an int, a SeedGenerator, None, or a seed tensor of shape (2,). "
+        f"Received: seed={seed!r} of type {type(seed).__name__}."
+    )

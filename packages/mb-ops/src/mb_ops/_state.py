@@ -1,0 +1,54 @@
+"""Per-thread global state: active scopes, deferred variables, name counters."""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from typing import Any
+
+
+class _ThreadState(threading.local):
+    def __init__(self) -> None:
+        self.stateless_scope: Any = None
+        self.symbolic_scope: Any = None
+        self.autocast_scope: Any = None
+        self.name_scope_path: list[str] = []
+        self.uninitialized_variables: list[Any] = []
+
+
+STATE = _ThreadState()
+
+# Name counters are process-wide (names must be unique across threads too).
+_uid_lock = threading.Lock()
+_uids: defaultdict[str, int] = defaultdict(int)
+_reset_hooks: list[Any] = []
+
+
+def get_uid(prefix: str = "") -> int:
+    """Return 1, 2, 3, … for successive calls with the same prefix."""
+    with _uid_lock:
+        _uids[prefix] += 1
+        return _uids[prefix]
+
+
+def reset_uids() -> None:
+    with _uid_lock:
+        _uids.clear()
+
+
+def register_reset_hook(fn: Any) -> None:
+    """Call ``fn()`` on every ``clear_session()`` (used for global seed state)."""
+    _reset_hooks.append(fn)
+
+
+def clear_session() -> None:
+    """Forget global state: name counters, pending variables, the global seed.
+
+    Like ``keras.utils.clear_session()``: objects made before keep working, but
+    new ones are named from scratch (``dense``, ``dense_1``, …).
+    """
+    reset_uids()
+    STATE.uninitialized_variables = []
+    STATE.name_scope_path = []
+    for fn in _reset_hooks:
+        fn()
