@@ -84,6 +84,41 @@ def _isolated_leg(name: str, install: list[str], test_paths: list[str], backend:
     return leg
 
 
+def _plain_install_leg() -> Leg:
+    """`pip install mb` alone: the framework on jax, no optional engine."""
+    venv = WORK / "venvs" / "plain-mb"
+    python = str(venv / "bin" / "python")
+    members = [
+        "mb",
+        "mb-graph",
+        "mb-ops",
+        "mb-backend-numpy",
+        "mb-backend-jax",
+        "mb-layers",
+        "mb-data",
+        "mb-train",
+        "mb-saving",
+        "mb-export",
+    ]
+    return Leg(
+        "isolated pip install mb",
+        [
+            [*UV, "venv", "--quiet", "--clear", "--python", sys.executable, str(venv)],
+            [
+                *UV,
+                "pip",
+                "install",
+                "--quiet",
+                "--python",
+                python,
+                *(f"./packages/{m}" for m in members),
+            ],
+            [python, str(ROOT / "ci" / "check_install.py")],
+        ],
+        env={"MB_HOME": str(WORK / "homes" / "default")},
+    )
+
+
 def build_legs(only: set[str] | None) -> list[Leg]:
     default_home = _mb_home("default", {})
     base_env = {"MB_HOME": default_home}
@@ -116,6 +151,7 @@ def build_legs(only: set[str] | None) -> list[Leg]:
             ["packages/mb-ops/tests", "packages/mb-backend-numpy/tests"],
             "numpy",
         ),
+        _plain_install_leg(),
     ]
     # Every package has tests: one without a tests/ folder fails its leg (pytest finds nothing).
     for pkg in sorted(p.name for p in (ROOT / "packages").iterdir() if p.is_dir()):
