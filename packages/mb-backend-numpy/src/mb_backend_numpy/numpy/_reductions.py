@@ -1,0 +1,262 @@
+"""Reductions and scans: sums, means, extrema, statistics, cumulative ops."""
+
+import numpy as np
+
+from mb_backend_numpy._convert import convert_to_tensor, to_tensor
+from mb_backend_numpy._dtypes import is_float_dtype, result_type, standardize_dtype
+from mb_backend_numpy.numpy._common import axis_arg, cast, floatx, quiet, sum_dtype
+
+
+def sum(x, axis=None, keepdims=False):
+    x = to_tensor(x)
+    dtype = sum_dtype(x.dtype)
+    return cast(np.sum(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
+
+
+def prod(x, axis=None, keepdims=False, dtype=None):
+    x = to_tensor(x)
+    dtype = sum_dtype(x.dtype) if dtype is None else standardize_dtype(dtype)
+    return cast(np.prod(x, axis=axis_arg(axis), keepdims=keepdims, dtype=dtype), dtype)
+
+
+def _mean_dtype(x):
+    dtype = standardize_dtype(x.dtype)
+    if "int" in dtype or dtype == "bool":
+        return result_type(dtype, "float32")
+    return dtype
+
+
+@quiet
+def mean(x, axis=None, keepdims=False):
+    x = to_tensor(x)
+    dtype = _mean_dtype(x)
+    compute = "float32" if dtype in ("float16", "bfloat16") else dtype
+    return cast(np.mean(x, axis=axis_arg(axis), keepdims=keepdims, dtype=compute), dtype)
+
+
+def max(x, axis=None, keepdims=False, initial=None):
+    return np.max(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims, initial=initial)
+
+
+def min(x, axis=None, keepdims=False, initial=None):
+    return np.min(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims, initial=initial)
+
+
+def amax(x, axis=None, keepdims=False):
+    return np.amax(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
+
+
+def amin(x, axis=None, keepdims=False):
+    return np.amin(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
+
+
+def all(x, axis=None, keepdims=False):
+    return np.all(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
+
+
+def any(x, axis=None, keepdims=False):
+    return np.any(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
+
+
+def ptp(x, axis=None, keepdims=False):
+    return np.ptp(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
+
+
+def _moment(np_fn, x, axis, keepdims):
+    x = to_tensor(x)
+    compute = result_type(x.dtype, "float32")
+    out_dtype = result_type(x.dtype, float)
+    return cast(np_fn(x, axis=axis_arg(axis), keepdims=keepdims, dtype=compute), out_dtype)
+
+
+@quiet
+def var(x, axis=None, keepdims=False):
+    return _moment(np.var, x, axis, keepdims)
+
+
+@quiet
+def std(x, axis=None, keepdims=False):
+    return _moment(np.std, x, axis, keepdims)
+
+
+@quiet
+def nanvar(x, axis=None, keepdims=False):
+    return _moment(np.nanvar, x, axis, keepdims)
+
+
+@quiet
+def nanstd(x, axis=None, keepdims=False):
+    return _moment(np.nanstd, x, axis, keepdims)
+
+
+def _arg_extreme(np_fn, x, axis, keepdims):
+    x = to_tensor(x)
+    dtype = standardize_dtype(x.dtype)
+    if "float" in dtype and x.ndim > 0:
+        # -0.0 sorts below +0.0, as in JAX.
+        x = x.astype(result_type(dtype, "float32"))
+        x = np.where((x == 0.0) & np.signbit(x), -np.finfo(x.dtype).tiny, x)
+    return cast(np_fn(x, axis=axis_arg(axis), keepdims=keepdims), "int32")
+
+
+def argmax(x, axis=None, keepdims=False):
+    return _arg_extreme(np.argmax, x, axis, keepdims)
+
+
+def argmin(x, axis=None, keepdims=False):
+    return _arg_extreme(np.argmin, x, axis, keepdims)
+
+
+def _nan_arg_extreme(np_fn, fill, x, axis, keepdims):
+    x = to_tensor(x)
+    if not np.issubdtype(x.dtype, np.floating) and not is_float_dtype(x.dtype):
+        return _arg_extreme(np_fn, x, axis, keepdims)
+    mask = np.isnan(x)
+    found = np_fn(np.where(mask, fill, x), axis=axis, keepdims=keepdims)
+    return cast(np.where(np.all(mask, axis=axis, keepdims=keepdims), -1, found), "int32")
+
+
+def nanargmax(x, axis=None, keepdims=False):
+    return _nan_arg_extreme(np.argmax, -np.inf, x, axis, keepdims)
+
+
+def nanargmin(x, axis=None, keepdims=False):
+    return _nan_arg_extreme(np.argmin, np.inf, x, axis, keepdims)
+
+
+@quiet
+def average(x, axis=None, weights=None):
+    x = to_tensor(x)
+    dtypes = [x.dtype, float]
+    if weights is not None:
+        weights = to_tensor(weights)
+        dtypes.append(weights.dtype)
+    dtype = result_type(*dtypes)
+    x = cast(x, dtype)
+    if weights is not None:
+        weights = cast(weights, dtype)
+    return cast(np.average(x, axis=axis_arg(axis), weights=weights), dtype)
+
+
+def count_nonzero(x, axis=None):
+    return cast(np.count_nonzero(to_tensor(x), axis=axis_arg(axis)), "int32")
+
+
+def _scan_dtype(x, dtype):
+    dtype = result_type(dtype or x.dtype)
+    return "int32" if dtype == "bool" else dtype
+
+
+def cumsum(x, axis=None, dtype=None):
+    x = to_tensor(x)
+    dtype = _scan_dtype(x, dtype)
+    return np.cumsum(x, axis=axis, dtype=dtype)
+
+
+def cumprod(x, axis=None, dtype=None):
+    x = to_tensor(x)
+    dtype = _scan_dtype(x, dtype)
+    return np.cumprod(x, axis=axis, dtype=dtype)
+
+
+def nancumsum(x, axis=None, dtype=None):
+    x = to_tensor(x)
+    dtype = _scan_dtype(x, dtype)
+    return np.nancumsum(x, axis=axis, dtype=dtype)
+
+
+def nancumprod(x, axis=None, dtype=None):
+    x = to_tensor(x)
+    dtype = _scan_dtype(x, dtype)
+    return np.nancumprod(x, axis=axis, dtype=dtype)
+
+
+def nansum(x, axis=None, keepdims=False):
+    x = to_tensor(x)
+    return cast(np.nansum(x, axis=axis_arg(axis), keepdims=keepdims), sum_dtype(x.dtype))
+
+
+def nanprod(x, axis=None, keepdims=False):
+    x = to_tensor(x)
+    dtype = sum_dtype(x.dtype)
+    return cast(np.nanprod(x, axis=axis_arg(axis), keepdims=keepdims, dtype=dtype), dtype)
+
+
+@quiet
+def nanmax(x, axis=None, keepdims=False):
+    return np.nanmax(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
+
+
+@quiet
+def nanmin(x, axis=None, keepdims=False):
+    return np.nanmin(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
+
+
+@quiet
+def nanmean(x, axis=None, keepdims=False):
+    x = to_tensor(x)
+    dtype = result_type(x.dtype, float)
+    return cast(np.nanmean(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
+
+
+@quiet
+def median(x, axis=None, keepdims=False):
+    x = to_tensor(x)
+    dtype = result_type(x.dtype, float)
+    return cast(np.median(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
+
+
+@quiet
+def nanmedian(x, axis=None, keepdims=False):
+    x = to_tensor(x)
+    dtype = result_type(x.dtype, float)
+    return cast(np.nanmedian(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
+
+
+def _quantile_input(x):
+    x = to_tensor(x)
+    if x.dtype == np.bool_:
+        x = x.astype(floatx())
+    dtype = standardize_dtype(x.dtype)
+    out = floatx() if dtype == "int64" else result_type(dtype, float)
+    return x, out
+
+
+@quiet
+def quantile(x, q, axis=None, method="linear", keepdims=False):
+    x, dtype = _quantile_input(x)
+    q = to_tensor(q)
+    out = np.quantile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
+    return cast(out, dtype)
+
+
+@quiet
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
+    x, dtype = _quantile_input(x)
+    q = to_tensor(q)
+    out = np.nanquantile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
+    return cast(out, dtype)
+
+
+@quiet
+def percentile(x, q, axis=None, method="linear", keepdims=False):
+    x, dtype = _quantile_input(x)
+    q = to_tensor(q)
+    out = np.percentile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
+    return cast(out, dtype)
+
+
+@quiet
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    x, dtype = _quantile_input(x)
+    q = to_tensor(q)
+    out = np.nanpercentile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
+    return cast(out, dtype)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    y = to_tensor(y)
+    dtype = result_type(y.dtype, float)
+    if x is not None:
+        x = to_tensor(x)
+    return cast(np.trapezoid(y, x, dx=convert_to_tensor(dx), axis=axis), dtype)

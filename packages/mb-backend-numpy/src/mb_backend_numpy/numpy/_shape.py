@@ -1,0 +1,180 @@
+"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, padding."""
+
+import numpy as np
+
+from mb_backend_numpy._convert import to_tensor
+from mb_backend_numpy.numpy._common import axis_arg, promote, stack_dtype
+
+
+def reshape(x, newshape):
+    if isinstance(newshape, list):
+        newshape = tuple(newshape)
+    return np.reshape(to_tensor(x), newshape)
+
+
+def ravel(x):
+    return np.ravel(to_tensor(x))
+
+
+def transpose(x, axes=None):
+    return np.transpose(to_tensor(x), axes=axis_arg(axes))
+
+
+def moveaxis(x, source, destination):
+    return np.moveaxis(to_tensor(x), axis_arg(source), axis_arg(destination))
+
+
+def swapaxes(x, axis1, axis2):
+    return np.swapaxes(to_tensor(x), axis1, axis2)
+
+
+def expand_dims(x, axis):
+    return np.expand_dims(to_tensor(x), axis_arg(axis))
+
+
+def squeeze(x, axis=None):
+    x = to_tensor(x)
+    axis = axis_arg(axis)
+    if axis is not None:
+        axes = axis if isinstance(axis, tuple) else (axis,)
+        for a in axes:
+            if x.shape[a] != 1:
+                raise ValueError(
+                    f"squeeze cannot remove axis {a} of size {x.shape[a]} (shape {x.shape}). "
+                    "Only axes of size 1 can be squeezed."
+                )
+    return np.squeeze(x, axis=axis)
+
+
+def broadcast_to(x, shape):
+    return np.broadcast_to(to_tensor(x), tuple(shape))
+
+
+def ndim(x):
+    return np.ndim(to_tensor(x))
+
+
+def size(x):
+    return np.size(to_tensor(x))
+
+
+def concatenate(xs, axis=0):
+    return np.concatenate(stack_dtype(xs), axis=axis)
+
+
+def stack(x, axis=0):
+    return np.stack(stack_dtype(x), axis=axis)
+
+
+def hstack(xs):
+    return np.hstack(stack_dtype(xs))
+
+
+def vstack(xs):
+    return np.vstack(stack_dtype(xs))
+
+
+def dstack(xs):
+    return np.dstack(stack_dtype(xs))
+
+
+def append(x1, x2, axis=None):
+    (x1, x2), _ = promote(to_tensor(x1), to_tensor(x2))
+    return np.append(x1, x2, axis=axis)
+
+
+def _sections(indices_or_sections):
+    if isinstance(indices_or_sections, int | np.integer):
+        return int(indices_or_sections)
+    return [int(i) for i in np.asarray(to_tensor(indices_or_sections)).tolist()]
+
+
+def split(x, indices_or_sections, axis=0):
+    return np.split(to_tensor(x), _sections(indices_or_sections), axis=axis)
+
+
+def array_split(x, indices_or_sections, axis=0):
+    return np.array_split(to_tensor(x), _sections(indices_or_sections), axis=axis)
+
+
+def hsplit(x, indices_or_sections):
+    return np.hsplit(to_tensor(x), _sections(indices_or_sections))
+
+
+def vsplit(x, indices_or_sections):
+    return np.vsplit(to_tensor(x), _sections(indices_or_sections))
+
+
+def dsplit(x, indices_or_sections):
+    return np.dsplit(to_tensor(x), _sections(indices_or_sections))
+
+
+def tile(x, repeats):
+    return np.tile(to_tensor(x), repeats)
+
+
+def repeat(x, repeats, axis=None):
+    return np.repeat(to_tensor(x), to_tensor(repeats), axis=axis)
+
+
+def flip(x, axis=None):
+    return np.flip(to_tensor(x), axis=axis_arg(axis))
+
+
+def fliplr(x):
+    return np.fliplr(to_tensor(x))
+
+
+def flipud(x):
+    return np.flipud(to_tensor(x))
+
+
+def rot90(array, k=1, axes=(0, 1)):
+    array = to_tensor(array)
+    if array.ndim < 2:
+        raise ValueError(
+            f"rot90 expects an input of rank 2 or more. Received: shape {array.shape}."
+        )
+    if len(axes) != 2 or axes[0] == axes[1]:
+        raise ValueError(f"rot90 expects `axes` to name two different axes. Received: {axes}.")
+    return np.rot90(array, k=k, axes=tuple(axes))
+
+
+def roll(x, shift, axis=None):
+    return np.roll(to_tensor(x), shift, axis=axis_arg(axis))
+
+
+def pad(x, pad_width, mode="constant", constant_values=None):
+    x = to_tensor(x)
+    kwargs = {}
+    if constant_values is not None:
+        if mode != "constant":
+            raise ValueError(
+                f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
+            )
+        kwargs["constant_values"] = constant_values
+    return np.pad(x, np.asarray(pad_width).tolist(), mode=mode, **kwargs)
+
+
+def diff(a, n=1, axis=-1):
+    return np.diff(to_tensor(a), n=n, axis=axis)
+
+
+def diag(x, k=0):
+    return np.diag(to_tensor(x), k=k)
+
+
+def diagflat(x, k=0):
+    return np.diagflat(to_tensor(x), k=k)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    return np.diagonal(to_tensor(x), offset=offset, axis1=axis1, axis2=axis2)
+
+
+def tril(x, k=0):
+    return np.tril(to_tensor(x), k=k)
+
+
+def triu(x, k=0):
+    return np.triu(to_tensor(x), k=k)
