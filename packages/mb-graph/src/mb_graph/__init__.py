@@ -6,6 +6,7 @@ array library (only optree, for nested structures).
 
 from mb_graph import naming as naming
 from mb_graph import tree as tree
+from mb_graph._function import Function as Function
 from mb_graph._hooks import get_operator_hook as get_operator_hook
 from mb_graph._hooks import get_output_spec_hook as get_output_spec_hook
 from mb_graph._hooks import set_dtype_standardizer as set_dtype_standardizer
@@ -16,5 +17,14 @@ from mb_graph._hooks import standardize_shape as standardize_shape
 from mb_graph._keras_tensor import KerasTensor as KerasTensor
 from mb_graph._keras_tensor import any_symbolic_tensors as any_symbolic_tensors
 from mb_graph._keras_tensor import is_keras_tensor as is_keras_tensor
+from mb_graph._node import KerasHistory as KerasHistory
+from mb_graph._node import Node as Node
+from mb_graph._node import SymbolicArguments as SymbolicArguments
+from mb_graph._operation import Operation as Operation
+from mb_graph._operation import default as default
+from mb_graph._operation import is_default as is_default
+from mb_graph._topology import Topology as Topology
+from mb_graph._topology import make_node_key as make_node_key
+from mb_graph._topology import map_graph as map_graph
 
 __version__ = "0.1.0"
