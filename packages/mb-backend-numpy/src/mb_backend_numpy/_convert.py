@@ -2,15 +2,14 @@
 
 import numpy as np
 
+import mb_ops
 from mb_backend_numpy import _dtypes, _tree
 
 _SCALARS = (bool, int, float, complex)
 
 
 def _is_variable(x):
-    # mb_ops.Variable keeps its live value behind ``.value``; recognised by its
-    # assign protocol so this module does not depend on import order.
-    return hasattr(x, "_direct_assign") and hasattr(x, "value")
+    return isinstance(x, mb_ops.Variable)
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):

@@ -1,5 +1,6 @@
 """Tensors of the NumPy backend are plain ``numpy.ndarray``; everything runs eagerly."""
 
+import builtins
 import contextlib
 
 import numpy as np
@@ -16,6 +17,7 @@ from mb_backend_numpy._convert import convert_to_numpy as convert_to_numpy
 from mb_backend_numpy._convert import convert_to_tensor as convert_to_tensor
 from mb_backend_numpy._convert import is_tensor as is_tensor
 from mb_backend_numpy._convert import to_tensor
+from mb_backend_numpy._variable import Variable as Variable
 
 SUPPORTS_SPARSE_TENSORS = False
 SUPPORTS_RAGGED_TENSORS = False
@@ -87,7 +89,7 @@ def _window(inputs, start_indices, sizes):
         size = int(size)
         # As in jax.lax.dynamic_slice: the window is moved back inside the array.
         start = min(max(int(start), 0), max(dim - size, 0))
-        window.append(slice(start, start + size))
+        window.append(builtins.slice(start, start + size))
     return tuple(window)
 
 
