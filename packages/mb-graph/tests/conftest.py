@@ -124,6 +124,19 @@ class Concat(Counting):
         return KerasTensor((total,), dtype)
 
 
+class Take(Counting):
+    """``x[index]`` for a slice `index`: a constant that JSON cannot hold as is."""
+
+    def call(self, x, index):
+        self.calls += 1
+        return x[index]
+
+    def compute_output_spec(self, x, index):
+        self.spec_calls += 1
+        n = x.shape[0]
+        return KerasTensor((None if n is None else len(range(n)[index]),), x.dtype)
+
+
 class Source(Operation):
     """An entry operation (like an input layer): one node, no tensor inputs."""
 
@@ -146,5 +159,8 @@ def ops():
         Split=Split,
         Concat=Concat,
         Source=Source,
-        all_classes={c.__name__: c for c in (Add, Multiply, Scale, Offset, Split, Concat, Source)},
+        Take=Take,
+        all_classes={
+            c.__name__: c for c in (Add, Multiply, Scale, Offset, Split, Concat, Source, Take)
+        },
     )

@@ -6,6 +6,7 @@ array library (only optree, for nested structures).
 
 from mb_graph import naming as naming
 from mb_graph import tree as tree
+from mb_graph._deserialization import deserialize_graph as deserialize_graph
 from mb_graph._function import Function as Function
 from mb_graph._hooks import get_operator_hook as get_operator_hook
 from mb_graph._hooks import get_output_spec_hook as get_output_spec_hook
@@ -23,6 +24,9 @@ from mb_graph._node import SymbolicArguments as SymbolicArguments
 from mb_graph._operation import Operation as Operation
 from mb_graph._operation import default as default
 from mb_graph._operation import is_default as is_default
+from mb_graph._serialization import INPUT_TENSOR_CLASS_NAME as INPUT_TENSOR_CLASS_NAME
+from mb_graph._serialization import default_serialize_operation as default_serialize_operation
+from mb_graph._serialization import serialize_graph as serialize_graph
 from mb_graph._topology import Topology as Topology
 from mb_graph._topology import make_node_key as make_node_key
 from mb_graph._topology import map_graph as map_graph

@@ -4,8 +4,10 @@ import optree
 
 from mb_graph import tree
 from mb_graph._describe import describe_value
+from mb_graph._deserialization import deserialize_graph
 from mb_graph._keras_tensor import KerasTensor
 from mb_graph._operation import Operation
+from mb_graph._serialization import serialize_graph
 from mb_graph._topology import map_graph
 from mb_graph.tree import NAMESPACE
 
@@ -101,6 +103,28 @@ class Function(Operation):
     def outputs(self):
         """Flat list of the symbolic outputs."""
         return self._outputs
+
+    def get_config(self):
+        """The name and the graph in Keras 3's functional layout (see `serialize_graph`).
+
+        Operations are written with their own `get_config`; use
+        `mb_graph.serialize_graph` directly to choose how operations and
+        constants are encoded.
+        """
+        return {"name": self.name, **serialize_graph(self)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuilds a function from `get_config`'s output.
+
+        Args:
+            config: the dict `get_config` returned (or one read from JSON).
+            custom_objects: dict class name -> Operation class for every
+                operation class in the graph (nested ``Function`` is known).
+        """
+        custom_objects = {"Function": Function, **(custom_objects or {})}
+        inputs, outputs = deserialize_graph(config, custom_objects=custom_objects)
+        return cls(inputs, outputs, name=config.get("name"))
 
     def call(self, inputs):
         """Runs the graph on new inputs (concrete values, or KerasTensors to re-apply it)."""
