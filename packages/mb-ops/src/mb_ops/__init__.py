@@ -1,8 +1,14 @@
 """mb-ops: configuration, dtypes, Variable and scopes, the backend contract and the op API."""
 
+from mb_graph import KerasTensor as KerasTensor
+from mb_graph import Operation as Operation
+from mb_graph import any_symbolic_tensors as any_symbolic_tensors
+from mb_graph import is_keras_tensor as is_keras_tensor
+from mb_ops import _hooks
 from mb_ops import backends as backends
 from mb_ops import config as config
 from mb_ops import dtypes as dtypes
+from mb_ops import numpy as numpy
 from mb_ops import random as random
 from mb_ops._scopes import AutocastScope as AutocastScope
 from mb_ops._scopes import StatelessScope as StatelessScope
@@ -21,11 +27,16 @@ from mb_ops._variable import Variable as Variable
 from mb_ops._variable import set_initializer_lookup as set_initializer_lookup
 from mb_ops._variable import standardize_shape as standardize_shape
 
+_hooks.install()
+
 __all__ = [
     "AutocastScope",
+    "KerasTensor",
+    "Operation",
     "StatelessScope",
     "SymbolicScope",
     "Variable",
+    "any_symbolic_tensors",
     "backends",
     "clear_session",
     "config",
@@ -38,7 +49,9 @@ __all__ = [
     "in_stateless_scope",
     "in_symbolic_scope",
     "initialize_all_variables",
+    "is_keras_tensor",
     "name_scope",
+    "numpy",
     "random",
     "set_initializer_lookup",
     "standardize_shape",

@@ -1,0 +1,1 @@
+"""The op implementations: one Operation subclass plus a thin function per op."""
