@@ -1,0 +1,133 @@
+"""Tensors of the JAX backend: conversion, dtypes and shapes.
+
+A tensor of this backend is a ``jax.Array`` (or a tracer inside a JAX
+transformation). Conversion accepts NumPy arrays, Python scalars and nested
+lists, ``mb_ops.Variable`` objects (unwrapped through their current value), and
+tensors of other engines (torch, TensorFlow, CuPy, ...) through DLPack, which
+shares the buffer instead of copying it where the engine and device allow.
+"""
+
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+
+from mb_ops import Variable as BaseVariable
+from mb_ops import config, dtypes
+
+SUPPORTS_SPARSE_TENSORS = False
+SUPPORTS_RAGGED_TENSORS = False
+SUPPORTS_COMPLEX_DTYPES = True
+IS_THREAD_SAFE = True
+
+
+def is_tensor(x):
+    """Whether ``x`` is a tensor of this backend (a ``jax.Array`` or a tracer)."""
+    return isinstance(x, jax.Array)
+
+
+def _is_foreign_tensor(x):
+    # Another engine's tensor (torch, TensorFlow, CuPy...): it speaks DLPack but
+    # is neither a NumPy array nor already ours.
+    return (
+        hasattr(x, "__dlpack__")
+        and hasattr(x, "__dlpack_device__")
+        and not isinstance(x, np.ndarray | np.generic)
+    )
+
+
+def _from_foreign(x):
+    """Import another engine's tensor, zero-copy through DLPack where possible."""
+    detach = getattr(x, "detach", None)
+    if callable(detach):  # torch refuses to export tensors that require grad
+        x = detach()
+    try:
+        return jax.dlpack.from_dlpack(x)
+    except (TypeError, ValueError, RuntimeError, BufferError):
+        # A device JAX cannot see, a layout DLPack cannot express, or an old
+        # producer: fall back to a copy through host memory.
+        cpu = getattr(x, "cpu", None)
+        host = cpu() if callable(cpu) else x
+        numpy = getattr(host, "numpy", None)
+        return jnp.asarray(numpy() if callable(numpy) else np.asarray(host))
+
+
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    """Convert ``x`` to a ``jax.Array``, optionally casting it to ``dtype``.
+
+    Args:
+        x: a ``jax.Array``, NumPy array, Python scalar or nested list, an
+            ``mb_ops.Variable``, or another engine's tensor (via DLPack).
+        dtype: the target dtype (any spelling ``mb_ops.dtypes`` accepts), or
+            None to keep the input's (Python floats become weakly typed).
+        sparse: only ``None``/``False`` are accepted: this backend has no
+            sparse tensors.
+        ragged: only ``None``/``False`` are accepted.
+
+    Returns:
+        A ``jax.Array``.
+    """
+    if ragged:
+        raise ValueError(
+            "The jax backend has no ragged tensors. Received ragged=True; "
+            "pad the sequences to a common length instead."
+        )
+    if sparse:
+        raise ValueError(
+            "The jax backend of mb has no sparse tensors. Received sparse=True; "
+            "pass sparse=False or a dense array."
+        )
+    if dtype is not None:
+        dtype = dtypes.standardize_dtype(dtype)
+    if isinstance(x, jax.Array):
+        if dtype is None or x.dtype == dtype:
+            return x
+        return x.astype(dtype)
+    if isinstance(x, BaseVariable):
+        value = x.value
+        if dtype is not None and value.dtype != dtype:
+            return value.astype(dtype)
+        return value
+    if _is_foreign_tensor(x):
+        out = _from_foreign(x)
+        return out if dtype is None else out.astype(dtype)
+    if dtype == "bfloat16" and not isinstance(x, np.ndarray):
+        # NumPy has no bfloat16 literal path: convert as stored, then cast.
+        return jnp.asarray(x).astype(dtype)
+    return jnp.asarray(x, dtype=dtype)
+
+
+def convert_to_numpy(x):
+    """A NumPy copy of ``x`` (bfloat16 kept as ``ml_dtypes.bfloat16``)."""
+    if isinstance(x, BaseVariable):
+        x = x.value
+    if is_tensor(x) and x.dtype == jnp.bfloat16:
+        return np.array(x, dtype=ml_dtypes.bfloat16)
+    return np.array(x)
+
+
+def shape(x):
+    """The shape of ``x`` as a tuple of ints."""
+    return tuple(x.shape)
+
+
+def cast(x, dtype):
+    """``x`` converted to ``dtype``."""
+    return convert_to_tensor(x, dtype=dtype)
+
+
+def random_seed_dtype():
+    """JAX random keys are ``uint32`` pairs."""
+    return "uint32"
+
+
+def float_dtype_of(x_dtype):
+    """The float dtype a float-valued op returns for an input of ``x_dtype``.
+
+    Follows Keras 3's jax backend: ints and bools go to ``floatx`` (int64 too),
+    floats keep their width.
+    """
+    x_dtype = dtypes.standardize_dtype(x_dtype)
+    if x_dtype == "int64":
+        return config.floatx()
+    return dtypes.result_type(x_dtype, float)

@@ -1,0 +1,220 @@
+"""Shape manipulation: reshape, join, split, reorder, pad and gather."""
+
+import jax.numpy as jnp
+
+from mb_backend_jax.core import convert_to_tensor
+from mb_backend_jax.numpy._common import axis_arg
+from mb_ops import dtypes
+
+
+def _tensors(xs):
+    return [convert_to_tensor(x) for x in xs]
+
+
+def reshape(x, newshape):
+    """``x`` with shape ``newshape`` (one entry may be -1)."""
+    return jnp.reshape(convert_to_tensor(x), newshape)
+
+
+def ravel(x):
+    """``x`` flattened to 1-D."""
+    return jnp.ravel(convert_to_tensor(x))
+
+
+def transpose(x, axes=None):
+    """``x`` with its axes permuted (reversed when ``axes`` is None)."""
+    return jnp.transpose(convert_to_tensor(x), axes=axes)
+
+
+def expand_dims(x, axis):
+    """``x`` with a new axis of size 1 at ``axis`` (an int or tuple)."""
+    return jnp.expand_dims(convert_to_tensor(x), axis_arg(axis))
+
+
+def squeeze(x, axis=None):
+    """``x`` without its size-1 axes (only ``axis`` when given)."""
+    return jnp.squeeze(convert_to_tensor(x), axis=axis_arg(axis))
+
+
+def broadcast_to(x, shape):
+    """``x`` broadcast to ``shape``."""
+    return jnp.broadcast_to(convert_to_tensor(x), shape)
+
+
+def moveaxis(x, source, destination):
+    """``x`` with axes ``source`` moved to ``destination``."""
+    return jnp.moveaxis(convert_to_tensor(x), source, destination)
+
+
+def swapaxes(x, axis1, axis2):
+    """``x`` with two axes exchanged."""
+    return jnp.swapaxes(convert_to_tensor(x), axis1, axis2)
+
+
+def concatenate(xs, axis=0):
+    """``xs`` joined along an existing axis."""
+    return jnp.concatenate(_tensors(xs), axis=axis)
+
+
+def stack(x, axis=0):
+    """The tensors ``x`` joined along a new axis."""
+    return jnp.stack(_tensors(x), axis=axis)
+
+
+def hstack(xs):
+    """``xs`` joined column-wise."""
+    return jnp.hstack(_tensors(xs))
+
+
+def vstack(xs):
+    """``xs`` joined row-wise."""
+    return jnp.vstack(_tensors(xs))
+
+
+def dstack(xs):
+    """``xs`` joined along the third axis."""
+    return jnp.dstack(_tensors(xs))
+
+
+def append(x1, x2, axis=None):
+    """``x2`` appended to ``x1`` (both flattened when ``axis`` is None)."""
+    return jnp.append(convert_to_tensor(x1), convert_to_tensor(x2), axis=axis)
+
+
+def split(x, indices_or_sections, axis=0):
+    """``x`` split into equal sections or at indices along ``axis``."""
+    return jnp.split(convert_to_tensor(x), indices_or_sections, axis=axis)
+
+
+def array_split(x, indices_or_sections, axis=0):
+    """Like ``split`` but sections may differ in size by one."""
+    return jnp.array_split(convert_to_tensor(x), indices_or_sections, axis=axis)
+
+
+def hsplit(x, indices_or_sections):
+    """``split`` along axis 1 (axis 0 for 1-D input)."""
+    return jnp.hsplit(convert_to_tensor(x), indices_or_sections)
+
+
+def vsplit(x, indices_or_sections):
+    """``split`` along axis 0."""
+    return jnp.vsplit(convert_to_tensor(x), indices_or_sections)
+
+
+def dsplit(x, indices_or_sections):
+    """``split`` along axis 2."""
+    return jnp.dsplit(convert_to_tensor(x), indices_or_sections)
+
+
+def flip(x, axis=None):
+    """``x`` reversed along ``axis`` (all axes when None)."""
+    return jnp.flip(convert_to_tensor(x), axis=axis_arg(axis))
+
+
+def fliplr(x):
+    """``x`` reversed along axis 1."""
+    return jnp.fliplr(convert_to_tensor(x))
+
+
+def flipud(x):
+    """``x`` reversed along axis 0."""
+    return jnp.flipud(convert_to_tensor(x))
+
+
+def rot90(array, k=1, axes=(0, 1)):
+    """``array`` rotated by 90 degrees ``k`` times in the plane ``axes``."""
+    array = convert_to_tensor(array)
+    if array.ndim < 2:
+        raise ValueError(f"rot90 expects an input of rank 2 or more. Received shape {array.shape}.")
+    if len(axes) != 2 or axes[0] == axes[1]:
+        raise ValueError(f"rot90 expects two different axes. Received axes={axes}.")
+    return jnp.rot90(array, k=k, axes=tuple(axes))
+
+
+def roll(x, shift, axis=None):
+    """``x`` with elements shifted cyclically along ``axis``."""
+    return jnp.roll(convert_to_tensor(x), shift, axis=axis_arg(axis))
+
+
+def tile(x, repeats):
+    """``x`` repeated ``repeats`` times along each axis."""
+    return jnp.tile(convert_to_tensor(x), repeats)
+
+
+def repeat(x, repeats, axis=None):
+    """Each element of ``x`` repeated ``repeats`` times."""
+    x = convert_to_tensor(x)
+    if not isinstance(repeats, int):
+        repeats = convert_to_tensor(repeats)
+    return jnp.repeat(x, repeats, axis=axis)
+
+
+def pad(x, pad_width, mode="constant", constant_values=None):
+    """``x`` padded by ``pad_width`` with the given ``mode``."""
+    x = convert_to_tensor(x)
+    kwargs = {}
+    if constant_values is not None:
+        if mode != "constant":
+            raise ValueError(
+                f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
+            )
+        kwargs["constant_values"] = constant_values
+    return jnp.pad(x, pad_width, mode=mode, **kwargs)
+
+
+def ndim(x):
+    """The number of axes of ``x``."""
+    return jnp.ndim(convert_to_tensor(x))
+
+
+def size(x):
+    """The number of elements of ``x``."""
+    return jnp.size(convert_to_tensor(x))
+
+
+def view(x, dtype=None):
+    """The bytes of ``x`` reinterpreted as ``dtype``."""
+    x = convert_to_tensor(x)
+    if dtype is None:
+        return x
+    return x.view(dtypes.standardize_dtype(dtype))
+
+
+def unravel_index(indices, shape):
+    """Flat ``indices`` as a tuple of coordinate arrays into ``shape``."""
+    return jnp.unravel_index(convert_to_tensor(indices), shape)
+
+
+def diag(x, k=0):
+    """The ``k``-th diagonal of a 2-D ``x``, or a 2-D matrix from a 1-D ``x``."""
+    return jnp.diag(convert_to_tensor(x), k=k)
+
+
+def diagflat(x, k=0):
+    """A 2-D matrix with the flattened ``x`` on diagonal ``k``."""
+    return jnp.diagflat(convert_to_tensor(x), k=k)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """The diagonal of ``x`` in the plane ``(axis1, axis2)``."""
+    return jnp.diagonal(convert_to_tensor(x), offset=offset, axis1=axis1, axis2=axis2)
+
+
+def tril(x, k=0):
+    """``x`` with the entries above diagonal ``k`` zeroed."""
+    return jnp.tril(convert_to_tensor(x), k=k)
+
+
+def triu(x, k=0):
+    """``x`` with the entries below diagonal ``k`` zeroed."""
+    return jnp.triu(convert_to_tensor(x), k=k)
+
+
+def take(x, indices, axis=None):
+    """Elements of ``x`` at ``indices`` along ``axis`` (flat when None)."""
+    return jnp.take(convert_to_tensor(x), convert_to_tensor(indices), axis=axis)
+
+
+def take_along_axis(x, indices, axis=None):
+    """Elements of ``x`` picked by matching ``indices`` along ``axis``."""
+    return jnp.take_along_axis(convert_to_tensor(x), convert_to_tensor(indices), axis=axis)

@@ -1,0 +1,23 @@
+"""Tests of the JAX backend run with it as the active mb backend."""
+
+import os
+
+os.environ["MB_BACKEND"] = "jax"
+# Keras 3 is the reference for result dtypes and some numbers; it must use JAX too.
+os.environ["KERAS_BACKEND"] = "jax"
+
+import jax
+import pytest
+
+
+def _has_accelerator():
+    return any(d.platform != "cpu" for d in jax.devices())
+
+
+def pytest_collection_modifyitems(config, items):
+    if _has_accelerator():
+        return
+    skip = pytest.mark.skip(reason="needs a GPU/TPU; JAX sees only CPU devices")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)

@@ -1,0 +1,58 @@
+"""Other engines' tensors come in through DLPack, sharing memory where possible."""
+
+import jax
+import numpy as np
+import pytest
+
+from mb_backend_jax import core, distribution
+
+
+def test_torch_tensor_is_imported_without_a_copy():
+    torch = pytest.importorskip("torch")
+    t = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+    x = core.convert_to_tensor(t)
+    assert isinstance(x, jax.Array)
+    assert x.unsafe_buffer_pointer() == t.data_ptr()
+    np.testing.assert_array_equal(np.asarray(x), t.numpy())
+
+
+def test_torch_tensor_that_requires_grad_is_detached():
+    torch = pytest.importorskip("torch")
+    t = torch.ones(3, requires_grad=True)
+    np.testing.assert_array_equal(np.asarray(core.convert_to_tensor(t)), np.ones(3))
+
+
+def test_torch_bfloat16_and_cast_on_import():
+    torch = pytest.importorskip("torch")
+    x = core.convert_to_tensor(torch.ones(2, dtype=torch.bfloat16))
+    assert str(x.dtype) == "bfloat16"
+    assert str(core.convert_to_tensor(torch.ones(2), dtype="float16").dtype) == "float16"
+
+
+def test_non_contiguous_torch_tensor_keeps_its_values():
+    torch = pytest.importorskip("torch")
+    t = torch.arange(6.0).reshape(2, 3).T
+    np.testing.assert_array_equal(np.asarray(core.convert_to_tensor(t)), t.numpy())
+
+
+def test_tensorflow_tensor_is_imported():
+    tf = pytest.importorskip("tensorflow")
+    t = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(np.asarray(core.convert_to_tensor(t)), t.numpy())
+
+
+def test_devices_are_reported():
+    devices = distribution.list_devices()
+    assert devices and all(":" in d for d in devices)
+    assert "cpu:0" in distribution.list_devices("cpu")
+
+
+@pytest.mark.gpu
+def test_torch_cuda_tensor_lands_on_the_gpu_without_a_copy():
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("torch sees no CUDA device")
+    t = torch.arange(4.0, device="cuda")
+    x = core.convert_to_tensor(t)
+    assert next(iter(x.devices())).platform == "gpu"
+    assert x.unsafe_buffer_pointer() == t.data_ptr()
