@@ -1,0 +1,349 @@
+"""Reductions: sums, means, extrema, arg-extrema, statistics, cumulative ops."""
+
+import numpy as np
+import tensorflow as tf
+
+from mb_backend_tensorflow._dtypes import floatx, result_type
+from mb_backend_tensorflow.numpy._common import axes_tuple, dt, sum_dtype, tensor
+
+
+def _axis(axis):
+    if isinstance(axis, list):
+        return tuple(axis)
+    return axis
+
+
+def sum(x, axis=None, keepdims=False):
+    x = tensor(x)
+    x = tf.cast(x, sum_dtype(dt(x)))
+    return tf.reduce_sum(x, axis=_axis(axis), keepdims=keepdims)
+
+
+def prod(x, axis=None, keepdims=False, dtype=None):
+    x = tensor(x)
+    if dtype is None:
+        x = tf.cast(x, sum_dtype(dt(x)))
+    else:
+        x = tf.cast(x, dtype)
+    return tf.reduce_prod(x, axis=_axis(axis), keepdims=keepdims)
+
+
+def mean(x, axis=None, keepdims=False):
+    x = tensor(x)
+    dtype = dt(x)
+    compute = result_type(dtype, "float32")
+    out_dtype = compute if ("int" in dtype or dtype == "bool") else dtype
+    out = tf.reduce_mean(tf.cast(x, compute), axis=_axis(axis), keepdims=keepdims)
+    return tf.cast(out, out_dtype)
+
+
+def _reduce_extreme(x, axis, keepdims, initial, is_max):
+    x = tensor(x)
+    axis = _axis(axis)
+    if dt(x) == "bool":
+        out = (tf.reduce_any if is_max else tf.reduce_all)(x, axis=axis, keepdims=keepdims)
+        if initial is not None:
+            init = tf.cast(initial, "bool")
+            out = tf.logical_or(out, init) if is_max else tf.logical_and(out, init)
+        return out
+    compute = x
+    if dt(x) in ("uint16", "uint32") or dt(x) == "int16":
+        compute = tf.cast(x, "int64")
+    out = (tf.reduce_max if is_max else tf.reduce_min)(compute, axis=axis, keepdims=keepdims)
+    if initial is not None:
+        init = tf.cast(initial, out.dtype)
+        out = tf.maximum(out, init) if is_max else tf.minimum(out, init)
+    return tf.cast(out, x.dtype)
+
+
+def max(x, axis=None, keepdims=False, initial=None):
+    return _reduce_extreme(x, axis, keepdims, initial, is_max=True)
+
+
+def min(x, axis=None, keepdims=False, initial=None):
+    return _reduce_extreme(x, axis, keepdims, initial, is_max=False)
+
+
+def amax(x, axis=None, keepdims=False):
+    return max(x, axis=axis, keepdims=keepdims)
+
+
+def amin(x, axis=None, keepdims=False):
+    return min(x, axis=axis, keepdims=keepdims)
+
+
+def all(x, axis=None, keepdims=False):
+    return tf.reduce_all(tf.cast(tensor(x), "bool"), axis=_axis(axis), keepdims=keepdims)
+
+
+def any(x, axis=None, keepdims=False):
+    return tf.reduce_any(tf.cast(tensor(x), "bool"), axis=_axis(axis), keepdims=keepdims)
+
+
+def _arg_extreme(x, axis, keepdims, is_max):
+    x = tensor(x)
+    fn = tf.argmax if is_max else tf.argmin
+    if dt(x) in ("float16", "bfloat16"):
+        x = tf.cast(x, "float32")
+    elif x.dtype.is_bool or dt(x) in ("int8", "int16", "uint16"):
+        x = tf.cast(x, "int32")
+    elif dt(x) == "uint32":
+        x = tf.cast(x, "int64")
+    original = x
+    if axis is None:
+        x = tf.reshape(x, [-1])
+        out = fn(x, axis=0, output_type="int32")
+        if keepdims:
+            out = tf.reshape(out, [1] * original.shape.rank)
+        return out
+    out = fn(x, axis=axis, output_type="int32")
+    if keepdims:
+        out = tf.expand_dims(out, axis)
+    return out
+
+
+def argmax(x, axis=None, keepdims=False):
+    return _arg_extreme(x, axis, keepdims, is_max=True)
+
+
+def argmin(x, axis=None, keepdims=False):
+    return _arg_extreme(x, axis, keepdims, is_max=False)
+
+
+def _float_cast(x):
+    dtype = dt(x)
+    if "int" in dtype or dtype == "bool":
+        return tf.cast(x, floatx())
+    return x
+
+
+def var(x, axis=None, keepdims=False):
+    x = tensor(x)
+    compute = result_type(dt(x), "float32")
+    out_dtype = result_type(dt(x), float)
+    out = tf.math.reduce_variance(tf.cast(x, compute), axis=_axis(axis), keepdims=keepdims)
+    return tf.cast(out, out_dtype)
+
+
+def std(x, axis=None, keepdims=False):
+    x = tensor(x)
+    compute = result_type(dt(x), "float32")
+    out_dtype = result_type(dt(x), float)
+    out = tf.math.reduce_std(tf.cast(x, compute), axis=_axis(axis), keepdims=keepdims)
+    return tf.cast(out, out_dtype)
+
+
+def average(x, axis=None, weights=None):
+    x = tensor(x)
+    if weights is None:
+        x = tf.cast(x, result_type(dt(x), float))
+        return tf.reduce_mean(x, axis=axis)
+    weights = tensor(weights)
+    dtype = result_type(dt(x), dt(weights), float)
+    x, weights = tf.cast(x, dtype), tf.cast(weights, dtype)
+    if axis is None or x.shape.rank == weights.shape.rank:
+        return tf.reduce_sum(x * weights, axis=axis) / tf.reduce_sum(weights, axis=axis)
+    axis = axis % x.shape.rank
+    return tf.tensordot(x, weights, [[axis], [0]]) / tf.reduce_sum(weights)
+
+
+def count_nonzero(x, axis=None):
+    return tf.math.count_nonzero(tensor(x), axis=_axis(axis), dtype="int32")
+
+
+def _flatten_axis(x, axis):
+    if axis is None:
+        return tf.reshape(x, [-1]), 0
+    return x, axis
+
+
+def cumsum(x, axis=None, dtype=None):
+    x = tensor(x, dtype)
+    if dt(x) == "bool":
+        x = tf.cast(x, "int32")
+    x, axis = _flatten_axis(x, axis)
+    return tf.math.cumsum(x, axis=axis)
+
+
+def cumprod(x, axis=None, dtype=None):
+    x = tensor(x, dtype)
+    if dt(x) == "bool":
+        x = tf.cast(x, "int32")
+    x, axis = _flatten_axis(x, axis)
+    return tf.math.cumprod(x, axis=axis)
+
+
+def _nan_to(x, value):
+    if not x.dtype.is_floating:
+        return x
+    return tf.where(tf.math.is_nan(x), tf.constant(value, x.dtype), x)
+
+
+def nancumsum(x, axis=None, dtype=None):
+    return cumsum(_nan_to(tensor(x), 0.0), axis=axis, dtype=dtype)
+
+
+def nancumprod(x, axis=None, dtype=None):
+    return cumprod(_nan_to(tensor(x), 1.0), axis=axis, dtype=dtype)
+
+
+def nansum(x, axis=None, keepdims=False):
+    return sum(_nan_to(tensor(x), 0.0), axis=axis, keepdims=keepdims)
+
+
+def nanprod(x, axis=None, keepdims=False):
+    return prod(_nan_to(tensor(x), 1.0), axis=axis, keepdims=keepdims)
+
+
+def _all_nan(x, axis, keepdims):
+    return tf.reduce_all(tf.math.is_nan(x), axis=_axis(axis), keepdims=keepdims)
+
+
+def nanmax(x, axis=None, keepdims=False):
+    x = tensor(x)
+    if not x.dtype.is_floating:
+        return max(x, axis=axis, keepdims=keepdims)
+    out = tf.reduce_max(_nan_to(x, -np.inf), axis=_axis(axis), keepdims=keepdims)
+    return tf.where(_all_nan(x, axis, keepdims), tf.constant(np.nan, x.dtype), out)
+
+
+def nanmin(x, axis=None, keepdims=False):
+    x = tensor(x)
+    if not x.dtype.is_floating:
+        return min(x, axis=axis, keepdims=keepdims)
+    out = tf.reduce_min(_nan_to(x, np.inf), axis=_axis(axis), keepdims=keepdims)
+    return tf.where(_all_nan(x, axis, keepdims), tf.constant(np.nan, x.dtype), out)
+
+
+def nanargmax(x, axis=None, keepdims=False):
+    x = tensor(x)
+    if not x.dtype.is_floating:
+        return argmax(x, axis=axis, keepdims=keepdims)
+    out = argmax(_nan_to(x, -np.inf), axis=axis, keepdims=keepdims)
+    return tf.where(_all_nan(x, axis, keepdims), tf.constant(-1, "int32"), out)
+
+
+def nanargmin(x, axis=None, keepdims=False):
+    x = tensor(x)
+    if not x.dtype.is_floating:
+        return argmin(x, axis=axis, keepdims=keepdims)
+    out = argmin(_nan_to(x, np.inf), axis=axis, keepdims=keepdims)
+    return tf.where(_all_nan(x, axis, keepdims), tf.constant(-1, "int32"), out)
+
+
+def nanmean(x, axis=None, keepdims=False):
+    x = tensor(x)
+    if not x.dtype.is_floating:
+        return mean(x, axis=axis, keepdims=keepdims)
+    valid = tf.cast(tf.logical_not(tf.math.is_nan(x)), x.dtype)
+    total = tf.reduce_sum(_nan_to(x, 0.0), axis=_axis(axis), keepdims=keepdims)
+    return total / tf.reduce_sum(valid, axis=_axis(axis), keepdims=keepdims)
+
+
+def nanvar(x, axis=None, keepdims=False):
+    x = tensor(x)
+    x = tf.cast(x, result_type(dt(x), float))
+    if not x.dtype.is_floating:
+        return var(x, axis=axis, keepdims=keepdims)
+    center = nanmean(x, axis=axis, keepdims=True)
+    valid = tf.logical_not(tf.math.is_nan(x))
+    sq = tf.where(valid, tf.square(x - center), tf.zeros_like(x))
+    count = tf.reduce_sum(tf.cast(valid, x.dtype), axis=_axis(axis), keepdims=keepdims)
+    return tf.reduce_sum(sq, axis=_axis(axis), keepdims=keepdims) / count
+
+
+def nanstd(x, axis=None, keepdims=False):
+    return tf.sqrt(nanvar(x, axis=axis, keepdims=keepdims))
+
+
+def ptp(x, axis=None, keepdims=False):
+    x = tensor(x)
+    return max(x, axis=axis, keepdims=keepdims) - min(x, axis=axis, keepdims=keepdims)
+
+
+# ----- quantiles ------------------------------------------------------------------
+
+_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(x, q, axis, method, keepdims, ignore_nan):
+    if method not in _METHODS:
+        raise ValueError(f"quantile got method={method!r}. Expected one of {_METHODS}.")
+    x = tensor(x)
+    x = tf.cast(x, result_type(dt(x), float))
+    q = tf.cast(tensor(q), "float64")
+    ndim = x.shape.rank
+    axes = axes_tuple(axis, ndim)
+    others = [i for i in range(ndim) if i not in axes]
+    y = tf.transpose(x, others + list(axes))
+    lead = tf.shape(y)[: len(others)]
+    y = tf.reshape(y, tf.concat([lead, [-1]], axis=0))
+    nan = tf.math.is_nan(y)
+    # NaNs sort last (as +inf) so the valid values lead each row.
+    y_sorted = tf.sort(tf.where(nan, tf.constant(np.inf, y.dtype), y), axis=-1)
+    if ignore_nan:
+        n = tf.reduce_sum(tf.cast(tf.logical_not(nan), "float64"), axis=-1)
+    else:
+        n = tf.fill(tf.shape(y)[:-1], tf.cast(tf.shape(y)[-1], "float64"))
+    q_flat = tf.reshape(q, [-1])
+    pos = (tf.expand_dims(n, -1) - 1.0) * q_flat  # [..., k]
+    last = tf.maximum(tf.cast(tf.expand_dims(n, -1), "int32") - 1, 0)
+
+    def take(idx):
+        idx = tf.clip_by_value(tf.cast(idx, "int32"), 0, last)
+        return tf.gather(y_sorted, idx, axis=-1, batch_dims=len(others))
+
+    if method == "lower":
+        out = take(tf.floor(pos))
+    elif method == "higher":
+        out = take(tf.math.ceil(pos))
+    elif method == "nearest":
+        out = take(tf.round(pos))
+    elif method == "midpoint":
+        out = (take(tf.floor(pos)) + take(tf.math.ceil(pos))) / 2
+    else:
+        lo, hi = take(tf.floor(pos)), take(tf.math.ceil(pos))
+        frac = tf.cast(pos - tf.floor(pos), y.dtype)
+        out = lo + (hi - lo) * frac
+    if ignore_nan:
+        out = tf.where(tf.expand_dims(n, -1) == 0, tf.constant(np.nan, out.dtype), out)
+    else:
+        out = tf.where(
+            tf.reduce_any(nan, axis=-1, keepdims=True), tf.constant(np.nan, out.dtype), out
+        )
+    # [..., k] -> [k, ...]
+    out = tf.transpose(out, [out.shape.rank - 1, *range(out.shape.rank - 1)])
+    if keepdims:
+        out_shape = tf.concat(
+            [tf.shape(q_flat), [1 if i in axes else tf.shape(x)[i] for i in range(ndim)]], 0
+        )
+        out = tf.reshape(out, out_shape)
+    else:
+        out = tf.reshape(out, tf.concat([tf.shape(q_flat), lead], 0))
+    if q.shape.rank == 0:
+        out = tf.squeeze(out, 0)
+    return out
+
+
+def quantile(x, q, axis=None, method="linear", keepdims=False):
+    return _quantile(x, q, axis, method, keepdims, ignore_nan=False)
+
+
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
+    return _quantile(x, q, axis, method, keepdims, ignore_nan=True)
+
+
+def percentile(x, q, axis=None, method="linear", keepdims=False):
+    return quantile(x, tf.cast(tensor(q), "float64") / 100.0, axis, method, keepdims)
+
+
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
+    return nanquantile(x, tf.cast(tensor(q), "float64") / 100.0, axis, method, keepdims)
+
+
+def median(x, axis=None, keepdims=False):
+    return quantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+def nanmedian(x, axis=None, keepdims=False):
+    return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)

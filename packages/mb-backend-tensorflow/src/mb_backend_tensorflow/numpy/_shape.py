@@ -1,0 +1,341 @@
+"""Shape manipulation: reshape, transpose, join, split, tile, flip, pad, triangles."""
+
+import itertools
+
+import numpy as np
+import tensorflow as tf
+
+from mb_backend_tensorflow._dtypes import standardize_dtype
+from mb_backend_tensorflow.numpy._common import axes_tuple, canonical_axis, dt, promote, tensor
+
+
+def reshape(x, newshape):
+    x = tensor(x)
+    if isinstance(newshape, int):
+        newshape = [newshape]
+    return tf.reshape(x, newshape)
+
+
+def ravel(x):
+    return tf.reshape(tensor(x), [-1])
+
+
+def transpose(x, axes=None):
+    return tf.transpose(tensor(x), perm=axes)
+
+
+def moveaxis(x, source, destination):
+    x = tensor(x)
+    ndim = x.shape.rank
+    source = [source] if isinstance(source, int) else list(source)
+    destination = [destination] if isinstance(destination, int) else list(destination)
+    if len(source) != len(destination):
+        raise ValueError(
+            "moveaxis needs as many source as destination axes. Received "
+            f"source={source}, destination={destination}."
+        )
+    source = [canonical_axis(a, ndim) for a in source]
+    destination = [canonical_axis(a, ndim) for a in destination]
+    order = [i for i in range(ndim) if i not in source]
+    for dest, src in sorted(zip(destination, source, strict=True)):
+        order.insert(dest, src)
+    return tf.transpose(x, order)
+
+
+def swapaxes(x, axis1, axis2):
+    x = tensor(x)
+    ndim = x.shape.rank
+    perm = list(range(ndim))
+    a, b = canonical_axis(axis1, ndim), canonical_axis(axis2, ndim)
+    perm[a], perm[b] = perm[b], perm[a]
+    return tf.transpose(x, perm)
+
+
+def expand_dims(x, axis):
+    x = tensor(x)
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    out_ndim = x.shape.rank + len(axes)
+    for a in sorted(canonical_axis(a, out_ndim) for a in axes):
+        x = tf.expand_dims(x, a)
+    return x
+
+
+def squeeze(x, axis=None):
+    x = tensor(x)
+    if axis is None:
+        return tf.squeeze(x)
+    axes = axes_tuple(axis, x.shape.rank)
+    for a in axes:
+        if x.shape[a] is not None and x.shape[a] != 1:
+            raise ValueError(
+                f"squeeze cannot remove axis {a} of size {x.shape[a]}; only size-1 axes can be "
+                f"removed. Received shape {x.shape.as_list()}."
+            )
+    return tf.squeeze(x, axis=list(axes))
+
+
+def broadcast_to(x, shape):
+    return tf.broadcast_to(tensor(x), shape)
+
+
+def _joinable(xs):
+    tensors, _ = promote(*xs)
+    return tensors
+
+
+def concatenate(xs, axis=0):
+    xs = _joinable(xs)
+    if axis is None:
+        xs = [tf.reshape(x, [-1]) for x in xs]
+        axis = 0
+    return tf.concat(xs, axis=axis)
+
+
+def append(x1, x2, axis=None):
+    x1, x2 = _joinable([x1, x2])
+    if axis is None:
+        return tf.concat([tf.reshape(x1, [-1]), tf.reshape(x2, [-1])], axis=0)
+    return tf.concat([x1, x2], axis=axis)
+
+
+def stack(x, axis=0):
+    return tf.stack(_joinable(x), axis=axis)
+
+
+def hstack(xs):
+    xs = _joinable(xs)
+    if xs[0].shape.rank == 1:
+        return tf.concat(xs, axis=0)
+    return tf.concat(xs, axis=1)
+
+
+def vstack(xs):
+    xs = [tf.reshape(x, [1, -1]) if x.shape.rank < 2 else x for x in _joinable(xs)]
+    return tf.concat(xs, axis=0)
+
+
+def dstack(xs):
+    out = []
+    for x in _joinable(xs):
+        if x.shape.rank == 0:
+            x = tf.reshape(x, [1, 1, 1])
+        elif x.shape.rank == 1:
+            x = tf.reshape(x, [1, -1, 1])
+        elif x.shape.rank == 2:
+            x = tf.expand_dims(x, -1)
+        out.append(x)
+    return tf.concat(out, axis=2)
+
+
+def _split_sizes(n, indices_or_sections, strict):
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if strict and n % sections:
+            raise ValueError(
+                f"split cannot divide an axis of length {n} into {sections} equal sections. "
+                "Use array_split for unequal sections."
+            )
+        base, extra = divmod(n, sections)
+        return [base + 1] * extra + [base] * (sections - extra)
+    bounds = [0] + [min(max(int(i), 0), n) for i in indices_or_sections] + [n]
+    return [max(b - a, 0) for a, b in itertools.pairwise(bounds)]
+
+
+def split(x, indices_or_sections, axis=0):
+    x = tensor(x)
+    axis = canonical_axis(axis, x.shape.rank)
+    n = x.shape[axis]
+    if n is None:
+        return tf.split(x, indices_or_sections, axis=axis)
+    return tf.split(x, _split_sizes(n, indices_or_sections, strict=True), axis=axis)
+
+
+def array_split(x, indices_or_sections, axis=0):
+    x = tensor(x)
+    axis = canonical_axis(axis, x.shape.rank)
+    return tf.split(x, _split_sizes(x.shape[axis], indices_or_sections, strict=False), axis=axis)
+
+
+def hsplit(x, indices_or_sections):
+    x = tensor(x)
+    return split(x, indices_or_sections, axis=0 if x.shape.rank == 1 else 1)
+
+
+def vsplit(x, indices_or_sections):
+    return split(x, indices_or_sections, axis=0)
+
+
+def dsplit(x, indices_or_sections):
+    return split(x, indices_or_sections, axis=2)
+
+
+def tile(x, repeats):
+    x = tensor(x)
+    repeats = [repeats] if isinstance(repeats, int) else list(repeats)
+    ndim = x.shape.rank
+    if len(repeats) < ndim:
+        repeats = [1] * (ndim - len(repeats)) + repeats
+    elif len(repeats) > ndim:
+        x = tf.reshape(x, [1] * (len(repeats) - ndim) + _static_shape(x))
+    return tf.tile(x, repeats)
+
+
+def _static_shape(x):
+    dims = x.shape.as_list()
+    if None in dims:
+        dyn = tf.shape(x)
+        return [dyn[i] if d is None else d for i, d in enumerate(dims)]
+    return dims
+
+
+def repeat(x, repeats, axis=None):
+    x = tensor(x)
+    if axis is None:
+        x = tf.reshape(x, [-1])
+        axis = 0
+    return tf.repeat(x, repeats, axis=axis)
+
+
+def flip(x, axis=None):
+    x = tensor(x)
+    return tf.reverse(x, list(axes_tuple(axis, x.shape.rank)))
+
+
+def fliplr(x):
+    return flip(x, axis=1)
+
+
+def flipud(x):
+    return flip(x, axis=0)
+
+
+def roll(x, shift, axis=None):
+    x = tensor(x)
+    if axis is None:
+        return tf.reshape(tf.roll(tf.reshape(x, [-1]), shift, axis=0), tf.shape(x))
+    return tf.roll(x, shift, axis=axis)
+
+
+def rot90(array, k=1, axes=(0, 1)):
+    x = tensor(array)
+    ndim = x.shape.rank
+    if ndim < 2:
+        raise ValueError(f"rot90 needs a tensor of rank >= 2. Received rank {ndim}.")
+    if len(axes) != 2:
+        raise ValueError(f"rot90 needs exactly two axes. Received axes={axes}.")
+    a, b = canonical_axis(axes[0], ndim), canonical_axis(axes[1], ndim)
+    if a == b:
+        raise ValueError(f"rot90 needs two different axes. Received axes={axes}.")
+    k = k % 4
+    if k == 0:
+        return x
+    if k == 2:
+        return tf.reverse(x, [a, b])
+    perm = list(range(ndim))
+    perm[a], perm[b] = perm[b], perm[a]
+    if k == 1:
+        return tf.transpose(tf.reverse(x, [b]), perm)
+    return tf.reverse(tf.transpose(x, perm), [b])
+
+
+def pad(x, pad_width, mode="constant", constant_values=None):
+    x = tensor(x)
+    pad_width = np.broadcast_to(np.asarray(pad_width, dtype="int64"), (x.shape.rank, 2))
+    mode = mode.lower()
+    if mode == "constant":
+        value = 0 if constant_values is None else constant_values
+        return tf.pad(x, pad_width, mode="CONSTANT", constant_values=tf.cast(value, x.dtype))
+    if constant_values is not None:
+        raise ValueError(
+            f"pad accepts constant_values only with mode='constant'. Received mode={mode!r}."
+        )
+    if mode in ("reflect", "symmetric"):
+        return tf.pad(x, pad_width, mode=mode.upper())
+    if mode in ("edge", "wrap"):
+        return _pad_gather(x, pad_width, mode)
+    raise ValueError(
+        f"pad got mode={mode!r}. Expected 'constant', 'reflect', 'symmetric', 'edge' or 'wrap'."
+    )
+
+
+def _pad_gather(x, pad_width, mode):
+    for axis, (before, after) in enumerate(pad_width):
+        if before == 0 and after == 0:
+            continue
+        n = tf.shape(x)[axis]
+        idx = tf.range(-int(before), n + int(after))
+        idx = tf.clip_by_value(idx, 0, n - 1) if mode == "edge" else tf.math.floormod(idx, n)
+        x = tf.gather(x, idx, axis=axis)
+    return x
+
+
+def tril(x, k=0):
+    x = tensor(x)
+    n, m = tf.shape(x)[-2], tf.shape(x)[-1]
+    mask = tf.range(m)[None, :] - tf.range(n)[:, None] <= k
+    return tf.where(mask, x, tf.zeros_like(x))
+
+
+def triu(x, k=0):
+    x = tensor(x)
+    n, m = tf.shape(x)[-2], tf.shape(x)[-1]
+    mask = tf.range(m)[None, :] - tf.range(n)[:, None] >= k
+    return tf.where(mask, x, tf.zeros_like(x))
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    x = tensor(x)
+    ndim = x.shape.rank
+    a, b = canonical_axis(axis1, ndim), canonical_axis(axis2, ndim)
+    rest = [i for i in range(ndim) if i not in (a, b)]
+    x = tf.transpose(x, [*rest, a, b])
+    n, m = x.shape[-2], x.shape[-1]
+    if n is not None and m is not None and (offset >= m or -offset >= n):
+        return tf.zeros([*x.shape[:-2], 0], x.dtype)
+    return tf.linalg.diag_part(x, k=offset)
+
+
+def trace(x, offset=0, axis1=0, axis2=1):
+    x = tensor(x)
+    dtype = dt(x)
+    if dtype in ("bool", "int8", "int16"):
+        x = tf.cast(x, "int32")
+    elif dtype in ("uint8", "uint16"):
+        x = tf.cast(x, "uint32")
+    return tf.reduce_sum(diagonal(x, offset, axis1, axis2), axis=-1)
+
+
+def ndim(x):
+    return tensor(x).shape.rank
+
+
+def size(x):
+    return tf.size(tensor(x))
+
+
+_BITS = {
+    "bool": 8, "int8": 8, "uint8": 8, "int16": 16, "uint16": 16, "float16": 16,
+    "bfloat16": 16, "int32": 32, "uint32": 32, "float32": 32, "int64": 64,
+    "uint64": 64, "float64": 64, "complex64": 64, "complex128": 128,
+}  # fmt: skip
+
+
+def view(x, dtype=None):
+    x = tensor(x)
+    if dtype is None:
+        return tf.identity(x)
+    dtype = standardize_dtype(dtype)
+    old, new = _BITS[dt(x)], _BITS[dtype]
+    src = tf.cast(x, "uint8") if dt(x) == "bool" else x
+    if old == new:
+        out = tf.bitcast(src, dtype if dtype != "bool" else "uint8")
+    elif old > new:
+        out = tf.bitcast(src, dtype if dtype != "bool" else "uint8")
+        shape = _static_shape(x)
+        out = tf.reshape(out, [*shape[:-1], -1])
+    else:
+        ratio = new // old
+        shape = _static_shape(x)
+        grouped = tf.reshape(src, [*shape[:-1], -1, ratio])
+        out = tf.bitcast(grouped, dtype if dtype != "bool" else "uint8")
+    return tf.cast(out, "bool") if dtype == "bool" else out
