@@ -1,0 +1,234 @@
+"""The state side of `Layer`: variables, sub-layers, weights and losses."""
+
+import numpy as np
+
+from mb_graph import tree
+from mb_layers import _backend
+from mb_ops import Variable, get_stateless_scope, in_stateless_scope, in_symbolic_scope
+from mb_ops.random import SeedGenerator
+
+
+def _hook(layer, name):
+    return getattr(type(layer), name, None)
+
+
+class LayerStateMixin:
+    """Tracking of variables and sub-layers, weights, and losses (mixed into `Layer`)."""
+
+    # ----- tracking ------------------------------------------------------------------
+
+    def _track_object(self, value):
+        if isinstance(value, LayerStateMixin):
+            if not any(value is layer for layer in self._layers):
+                self._layers.append(value)
+        elif isinstance(value, Variable):
+            self._track_variable(value)
+        elif isinstance(value, SeedGenerator) and not any(
+            value is g for g in self._seed_generators
+        ):
+            self._seed_generators.append(value)
+
+    def _untrack_object(self, value):
+        if isinstance(value, LayerStateMixin):
+            self._layers[:] = [layer for layer in self._layers if layer is not value]
+        elif isinstance(value, Variable):
+            self._untrack_variable(value)
+        elif isinstance(value, SeedGenerator):
+            self._seed_generators[:] = [g for g in self._seed_generators if g is not value]
+
+    def _track_variable(self, variable):
+        own = self._trainable_variables + self._non_trainable_variables
+        if any(variable is v for v in own):
+            return
+        if variable.trainable:
+            self._trainable_variables.append(variable)
+        else:
+            self._non_trainable_variables.append(variable)
+        post = _hook(self, "_post_track_variable")
+        if post is not None:
+            post(self, variable)
+
+    def _untrack_variable(self, variable):
+        for group in (self._trainable_variables, self._non_trainable_variables):
+            group[:] = [v for v in group if v is not variable]
+        post = _hook(self, "_post_untrack_variable")
+        if post is not None:
+            post(self, variable)
+
+    def _flatten_layers(self, include_self=True, recursive=True):
+        """This layer (optionally) and its sub-layers, depth first, each once."""
+        layers = [self] if include_self else []
+        seen = {id(self)}
+        stack = list(reversed(self._layers))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            layers.append(layer)
+            if recursive:
+                stack.extend(reversed(layer._layers))
+        return layers
+
+    @property
+    def layers(self):
+        """Direct sub-layers, in the order they were assigned."""
+        return list(self._layers)
+
+    # ----- variables and weights -----------------------------------------------------
+
+    def _collect(self, own, child_attribute):
+        out, seen = [], set()
+        for v in own:
+            if id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        for layer in self._layers:
+            for v in getattr(layer, child_attribute):
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    @property
+    def variables(self):
+        """Every variable of the layer and its sub-layers, seed generator states included."""
+        own = self._trainable_variables + self._non_trainable_variables
+        own = own + [g.state for g in self._seed_generators]
+        return self._collect(own, "variables")
+
+    @property
+    def trainable_variables(self):
+        if not self.trainable:
+            return []
+        return [v for v in self.variables if v.trainable]
+
+    @property
+    def non_trainable_variables(self):
+        if not self.trainable:
+            return self.variables
+        return [v for v in self.variables if not v.trainable]
+
+    @property
+    def weights(self):
+        """The layer's weight variables (seed generator states excluded)."""
+        return self._collect(self._trainable_variables + self._non_trainable_variables, "weights")
+
+    @property
+    def trainable_weights(self):
+        if not self.trainable:
+            return []
+        return [v for v in self.weights if v.trainable]
+
+    @property
+    def non_trainable_weights(self):
+        if not self.trainable:
+            return self.weights
+        return [v for v in self.weights if not v.trainable]
+
+    def get_weights(self):
+        """The values of `weights`, as NumPy arrays."""
+        return [np.asarray(v.numpy()) for v in self.weights]
+
+    def set_weights(self, weights):
+        """Assigns `weights` (arrays, in the order of `weights`) to the layer's weights.
+
+        Raises:
+            ValueError: when the number of arrays or a shape does not match;
+                the error names the variable.
+        """
+        variables = self.weights
+        if len(weights) != len(variables):
+            raise ValueError(
+                f"Layer '{self.name}' has {len(variables)} weights "
+                f"({', '.join(v.path for v in variables) or 'none'}), but set_weights "
+                f"received {len(weights)} arrays. Pass one array per weight, in the order "
+                "of `layer.weights`."
+            )
+        values = []
+        for variable, value in zip(variables, weights, strict=True):
+            shape = tuple(np.shape(value))
+            if shape != tuple(variable.shape):
+                raise ValueError(
+                    f"Layer '{self.name}': cannot assign an array of shape {shape} to weight "
+                    f"'{variable.path}' of shape {tuple(variable.shape)}."
+                )
+            values.append(value)
+        for variable, value in zip(variables, values, strict=True):
+            variable.assign(value)
+
+    def count_params(self):
+        """The number of scalars in the layer's weights."""
+        if not self.built:
+            raise ValueError(
+                f"Layer '{self.name}' is not built yet, so it has no weights to count. "
+                "Call it on data or call `build(input_shape)` first."
+            )
+        return int(sum(int(np.prod(v.shape)) for v in self.weights))
+
+    def save_own_variables(self, store):
+        """Writes this layer's own variables into `store` as ``"0"``, ``"1"``, ... ."""
+        for i, v in enumerate(self._trainable_variables + self._non_trainable_variables):
+            store[str(i)] = v.numpy()
+
+    def load_own_variables(self, store):
+        """Assigns this layer's own variables from `store` (written by `save_own_variables`)."""
+        own = self._trainable_variables + self._non_trainable_variables
+        if len(store) != len(own):
+            raise ValueError(
+                f"Layer '{self.name}' expected {len(own)} variables "
+                f"({', '.join(v.path for v in own) or 'none'}), but received {len(store)} "
+                "variables during loading."
+            )
+        for i, v in enumerate(own):
+            v.assign(store[str(i)])
+
+    # ----- losses --------------------------------------------------------------------
+
+    def add_loss(self, loss):
+        """Records a loss tensor (activity regularization, custom penalties)."""
+        losses = tree.flatten(loss)
+        for x in losses:
+            if not _backend.is_tensor(x):
+                raise ValueError(
+                    f"Layer '{self.name}': add_loss() takes tensors of the active backend. "
+                    f"Received: {x!r} (of type {type(x).__name__})."
+                )
+        if in_stateless_scope():
+            scope = get_stateless_scope()
+            if scope.collect_losses:
+                for x in losses:
+                    scope.add_loss(x)
+                    self._loss_ids.add(id(x))
+        else:
+            self._losses.extend(losses)
+
+    def _get_own_losses(self):
+        if in_stateless_scope():
+            scope = get_stateless_scope()
+            return [x for x in scope.losses if id(x) in self._loss_ids]
+        return list(self._losses)
+
+    def _clear_losses(self):
+        for layer in self._flatten_layers():
+            if in_stateless_scope():
+                layer._loss_ids = set()
+            else:
+                layer._losses = []
+
+    @property
+    def losses(self):
+        """Losses added during the last call, plus the weight regularization penalties."""
+        losses = []
+        for layer in self._flatten_layers():
+            losses.extend(layer._get_own_losses())
+        for variable in self.trainable_weights:
+            if variable.regularizer is None:
+                continue
+            if in_stateless_scope() and not in_symbolic_scope():
+                value = get_stateless_scope().get_current_value(variable)
+                value = variable if value is None else value
+            else:
+                value = variable
+            losses.append(variable.regularizer(value))
+        return losses

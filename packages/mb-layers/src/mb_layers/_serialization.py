@@ -1,0 +1,132 @@
+"""The JSON form of registry objects (initializers, activations, policies, ...).
+
+The form is Keras 3's ``serialize_keras_object`` (reference/keras-file-format.md
+section 2.3), so configs interchange with Keras: a built-in object records the
+Keras export module (``"keras.initializers"``) and class name; a user object
+records its Python module and a registered name. mb_saving, which owns the
+full object registry, plugs its lookup in with `set_custom_object_lookup`.
+"""
+
+
+class _Hooks:
+    custom_lookup = None
+
+
+def set_custom_object_lookup(fn):
+    """Registers ``fn(name) -> object or None``, consulted before the built-in tables.
+
+    Returns the previously registered function.
+    """
+    previous = _Hooks.custom_lookup
+    _Hooks.custom_lookup = fn
+    return previous
+
+
+def registered_name(target):
+    """The registered name of a user class or function (``package>Name`` when registered)."""
+    name = getattr(target, "_mb_registered_name", None)
+    return name if name is not None else target.__name__
+
+
+def serialize_object(obj, builtins, module):
+    """``{"module", "class_name", "config", "registered_name"}`` for an object with get_config.
+
+    Args:
+        obj: the object.
+        builtins: dict name -> class of the registry's built-in classes.
+        module: the Keras export module of the built-ins (``"keras.initializers"``).
+    """
+    cls = type(obj)
+    config = obj.get_config()
+    if builtins.get(cls.__name__) is cls:
+        return {
+            "module": module,
+            "class_name": cls.__name__,
+            "config": config,
+            "registered_name": None,
+        }
+    return {
+        "module": None if cls.__module__ == "__main__" else cls.__module__,
+        "class_name": cls.__name__,
+        "config": config,
+        "registered_name": registered_name(cls),
+    }
+
+
+def serialize_function(fn, builtins, module):
+    """The string name of a built-in function, else a ``"function"`` object dict."""
+    name = getattr(fn, "__name__", None)
+    if name is not None and builtins.get(name) is fn:
+        return name
+    return {
+        "module": None if fn.__module__ == "__main__" else fn.__module__,
+        "class_name": "function",
+        "config": registered_name(fn),
+        "registered_name": registered_name(fn),
+    }
+
+
+def _lookup(name, builtins, custom_objects):
+    if custom_objects and name in custom_objects:
+        return custom_objects[name]
+    if _Hooks.custom_lookup is not None:
+        found = _Hooks.custom_lookup(name)
+        if found is not None:
+            return found
+    if name in builtins:
+        return builtins[name]
+    return None
+
+
+def deserialize_object(config, builtins, kind, custom_objects=None):
+    """Creates an object from a name or a serialized dict.
+
+    Args:
+        config: a string name (class name or snake_case alias) or a dict with
+            ``class_name`` and ``config`` (``module``/``registered_name`` optional).
+        builtins: dict name -> class or function of the registry.
+        kind: what is being deserialized, for errors (``"initializer"``).
+        custom_objects: optional dict name -> class or function.
+
+    Raises:
+        ValueError: when the name is unknown or the dict is malformed.
+    """
+    if isinstance(config, str):
+        found = _lookup(config, builtins, custom_objects)
+        if found is None:
+            raise ValueError(
+                f"Unknown {kind}: {config!r}. Expected one of the built-in names "
+                f"({', '.join(sorted(builtins))}) or a name given in `custom_objects`."
+            )
+        return found() if isinstance(found, type) else found
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise ValueError(
+            f"Could not interpret {kind} {config!r}: expected a string name or a dict "
+            "with 'class_name' and 'config'."
+        )
+    class_name = config["class_name"]
+    inner = config.get("config", {})
+    if class_name == "function":
+        name = config.get("registered_name") or inner
+        found = _lookup(name, builtins, custom_objects) or _lookup(inner, builtins, custom_objects)
+        if found is None:
+            raise ValueError(
+                f"Unknown {kind} function {inner!r} (registered name {name!r}). Register "
+                "it or pass it in `custom_objects`."
+            )
+        return found
+    candidates = [config.get("registered_name"), class_name]
+    for name in candidates:
+        if name is None:
+            continue
+        found = _lookup(name, builtins, custom_objects)
+        if found is not None:
+            break
+    else:
+        raise ValueError(
+            f"Unknown {kind} class {class_name!r}. Built-in: {', '.join(sorted(builtins))}. "
+            "Register custom classes or pass them in `custom_objects`."
+        )
+    if hasattr(found, "from_config"):
+        return found.from_config(inner or {})
+    return found(**(inner or {}))

@@ -1,0 +1,170 @@
+"""Initializers (``keras.initializers``): how a new variable gets its first value.
+
+Each class has a snake_case alias (``glorot_uniform is GlorotUniform``);
+`get` accepts a name, a serialized dict, a callable or an instance.
+"""
+
+from mb_layers import _serialization
+from mb_layers.initializers._base import STFT as STFT
+from mb_layers.initializers._base import Constant as Constant
+from mb_layers.initializers._base import Identity as Identity
+from mb_layers.initializers._base import Initializer as Initializer
+from mb_layers.initializers._base import Ones as Ones
+from mb_layers.initializers._base import Zeros as Zeros
+from mb_layers.initializers._random import GlorotNormal as GlorotNormal
+from mb_layers.initializers._random import GlorotUniform as GlorotUniform
+from mb_layers.initializers._random import HeNormal as HeNormal
+from mb_layers.initializers._random import HeUniform as HeUniform
+from mb_layers.initializers._random import LecunNormal as LecunNormal
+from mb_layers.initializers._random import LecunUniform as LecunUniform
+from mb_layers.initializers._random import Orthogonal as Orthogonal
+from mb_layers.initializers._random import RandomNormal as RandomNormal
+from mb_layers.initializers._random import RandomUniform as RandomUniform
+from mb_layers.initializers._random import TruncatedNormal as TruncatedNormal
+from mb_layers.initializers._random import VarianceScaling as VarianceScaling
+from mb_layers.initializers._random import compute_fans as compute_fans
+
+IdentityInitializer = Identity
+OrthogonalInitializer = Orthogonal
+STFTInitializer = STFT
+constant = Constant
+zeros = Zeros
+ones = Ones
+identity = Identity
+orthogonal = Orthogonal
+stft = STFT
+random_normal = RandomNormal
+random_uniform = RandomUniform
+truncated_normal = TruncatedNormal
+variance_scaling = VarianceScaling
+glorot_normal = GlorotNormal
+glorot_uniform = GlorotUniform
+he_normal = HeNormal
+he_uniform = HeUniform
+lecun_normal = LecunNormal
+lecun_uniform = LecunUniform
+
+_CLASSES = {
+    cls.__name__: cls
+    for cls in (
+        Constant,
+        Zeros,
+        Ones,
+        Identity,
+        Orthogonal,
+        STFT,
+        RandomNormal,
+        RandomUniform,
+        TruncatedNormal,
+        VarianceScaling,
+        GlorotNormal,
+        GlorotUniform,
+        HeNormal,
+        HeUniform,
+        LecunNormal,
+        LecunUniform,
+    )
+}
+ALL_OBJECTS = {
+    **_CLASSES,
+    "IdentityInitializer": Identity,
+    "OrthogonalInitializer": Orthogonal,
+    "STFTInitializer": STFT,
+    "constant": Constant,
+    "zeros": Zeros,
+    "ones": Ones,
+    "identity": Identity,
+    "orthogonal": Orthogonal,
+    "stft": STFT,
+    "random_normal": RandomNormal,
+    "random_uniform": RandomUniform,
+    "truncated_normal": TruncatedNormal,
+    "variance_scaling": VarianceScaling,
+    "glorot_normal": GlorotNormal,
+    "glorot_uniform": GlorotUniform,
+    "he_normal": HeNormal,
+    "he_uniform": HeUniform,
+    "lecun_normal": LecunNormal,
+    "lecun_uniform": LecunUniform,
+    # Keras 2 names still found in configs.
+    "uniform": RandomUniform,
+    "normal": RandomNormal,
+    "one": Ones,
+    "zero": Zeros,
+}
+
+
+def serialize(initializer):
+    """The serialized dict of an initializer (module ``"keras.initializers"`` for built-ins)."""
+    return _serialization.serialize_object(initializer, _CLASSES, "keras.initializers")
+
+
+def deserialize(config, custom_objects=None):
+    """The initializer described by `config` (a name or a dict)."""
+    return _serialization.deserialize_object(
+        config, ALL_OBJECTS, "initializer", custom_objects=custom_objects
+    )
+
+
+def get(identifier):
+    """An initializer from None, a name, a dict, a class, a callable or an instance.
+
+    Raises:
+        ValueError: when `identifier` is none of those.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, (str, dict)):
+        return deserialize(identifier)
+    if isinstance(identifier, type) and issubclass(identifier, Initializer):
+        return identifier()
+    if callable(identifier):
+        return identifier
+    raise ValueError(
+        f"Could not interpret initializer identifier: {identifier!r}. Expected a name such as "
+        "'glorot_uniform', a serialized dict, or a callable."
+    )
+
+
+__all__ = [
+    "STFT",
+    "Constant",
+    "GlorotNormal",
+    "GlorotUniform",
+    "HeNormal",
+    "HeUniform",
+    "Identity",
+    "IdentityInitializer",
+    "Initializer",
+    "LecunNormal",
+    "LecunUniform",
+    "Ones",
+    "Orthogonal",
+    "OrthogonalInitializer",
+    "RandomNormal",
+    "RandomUniform",
+    "STFTInitializer",
+    "TruncatedNormal",
+    "VarianceScaling",
+    "Zeros",
+    "compute_fans",
+    "constant",
+    "deserialize",
+    "get",
+    "glorot_normal",
+    "glorot_uniform",
+    "he_normal",
+    "he_uniform",
+    "identity",
+    "lecun_normal",
+    "lecun_uniform",
+    "ones",
+    "orthogonal",
+    "random_normal",
+    "random_uniform",
+    "serialize",
+    "stft",
+    "truncated_normal",
+    "variance_scaling",
+    "zeros",
+]
