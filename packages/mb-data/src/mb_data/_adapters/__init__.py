@@ -1,0 +1,1 @@
+"""The data adapters, one module per kind of input."""

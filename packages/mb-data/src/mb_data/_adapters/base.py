@@ -1,0 +1,64 @@
+"""The interface every data adapter implements."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from mb_data import _convert
+
+
+class DataAdapter:
+    """Turns one kind of input into passes of batches for :class:`mb_data.EpochIterator`.
+
+    A subclass implements :meth:`get_native_iterator`: one pass over the data,
+    batches as the source makes them (NumPy arrays, or the tensors of the
+    engine that produced them). :meth:`get_iterator` hands each leaf to the
+    active backend's ``convert_to_tensor`` unchanged, so a tensor already of
+    the backend's engine is never copied through the host.
+    """
+
+    #: Whether :meth:`get_native_iterator` can start a new pass after one ends.
+    #: False only for one-shot sources such as a Python generator.
+    can_restart: bool = True
+
+    def get_native_iterator(self) -> Iterator[Any]:
+        """One pass over the data, batches as the source produces them."""
+        raise NotImplementedError(f"{type(self).__name__} must implement get_native_iterator().")
+
+    def get_iterator(self) -> Iterator[Any]:
+        """One pass over the data, every leaf a tensor of the active backend."""
+        convert = _convert.to_backend
+        for batch in self.get_native_iterator():
+            yield convert(batch)
+
+    def get_numpy_iterator(self) -> Iterator[Any]:
+        """One pass over the data, every leaf a NumPy array."""
+        for batch in self.get_native_iterator():
+            yield _convert.to_numpy(batch)
+
+    @property
+    def num_batches(self) -> int | None:
+        """Batches in one pass, or None when unknown or infinite."""
+        return None
+
+    @property
+    def batch_size(self) -> int | None:
+        """The batch size where the adapter knows it, else None."""
+        return None
+
+    @property
+    def has_partial_batch(self) -> bool | None:
+        """Whether the last batch of a pass is smaller, None when unknown."""
+        return None
+
+    @property
+    def partial_batch_size(self) -> int | None:
+        """The size of the last, smaller batch, or None."""
+        return None
+
+    def on_epoch_begin(self) -> None:
+        """Called by the epoch iterator when a training epoch starts."""
+
+    def on_epoch_end(self) -> None:
+        """Called by the epoch iterator when a training epoch ends."""

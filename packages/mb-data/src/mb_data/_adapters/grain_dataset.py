@@ -1,0 +1,56 @@
+"""grain ``MapDataset``, ``IterDataset`` and ``DataLoader`` pipelines (grain not imported)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from mb_data import _structure
+from mb_data._adapters.base import DataAdapter
+
+_GRAIN_KINDS = ("MapDataset", "IterDataset", "DataLoader")
+
+
+def grain_kind(x: Any) -> str | None:
+    """``"MapDataset"``, ``"IterDataset"``, ``"DataLoader"`` for grain objects, else None."""
+    for parent in type(x).__mro__:
+        if parent.__name__ in _GRAIN_KINDS and parent.__module__.startswith("grain."):
+            return parent.__name__
+    return None
+
+
+class GrainDatasetAdapter(DataAdapter):
+    """Batches of a grain pipeline, which must already be batched (``.batch(n)``
+    or a ``grain.transforms.Batch`` operation).
+
+    grain yields NumPy arrays; each batch goes to the backend once (on jax a
+    single host-to-device transfer). Multiprocess prefetching
+    (``IterDataset.mp_prefetch`` or ``DataLoader(worker_count=...)``) is grain's own.
+
+    Args:
+        dataset: a ``grain.MapDataset``, ``grain.IterDataset`` or ``grain.DataLoader``.
+    """
+
+    def __init__(self, dataset: Any):
+        kind = grain_kind(dataset)
+        if kind is None:
+            raise TypeError(
+                "Expected a grain MapDataset, IterDataset or DataLoader. "
+                f"Received: {type(dataset).__name__}."
+            )
+        self._dataset = dataset
+        self._kind = kind
+        self._num_batches = None
+        if kind == "MapDataset":
+            length = len(dataset)
+            # A repeated MapDataset reports sys.maxsize: treat it as infinite.
+            self._num_batches = length if length < sys.maxsize else None
+
+    def get_native_iterator(self) -> Iterator[Any]:
+        for batch in self._dataset:
+            yield _structure.list_to_tuple(batch)
+
+    @property
+    def num_batches(self) -> int | None:
+        return self._num_batches

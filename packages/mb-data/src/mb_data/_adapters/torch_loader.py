@@ -1,0 +1,66 @@
+"""torch ``DataLoader`` pipelines; batches stay torch tensors (torch is not imported)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from mb_data import _structure
+from mb_data._adapters.base import DataAdapter
+
+
+def is_torch_dataloader(x: Any) -> bool:
+    """True for ``torch.utils.data.DataLoader`` and its subclasses."""
+    return any(
+        parent.__name__ == "DataLoader" and parent.__module__.startswith("torch.utils.data")
+        for parent in type(x).__mro__
+    )
+
+
+class TorchDataLoaderAdapter(DataAdapter):
+    """Batches of a torch ``DataLoader``, as it collates them.
+
+    The torch backend takes the batches as they are (no copy through NumPy);
+    jax and tensorflow take them through DLPack. Shuffling, workers and
+    prefetching are the DataLoader's own.
+
+    Args:
+        dataloader: a ``torch.utils.data.DataLoader`` yielding ``x``,
+            ``(x, y)`` or ``(x, y, sample_weight)`` (lists are read as tuples).
+    """
+
+    def __init__(self, dataloader: Any):
+        self._dataloader = dataloader
+        try:
+            self._num_batches = len(dataloader)
+        except TypeError:  # an IterableDataset without __len__
+            self._num_batches = None
+
+    def get_native_iterator(self) -> Iterator[Any]:
+        for batch in self._dataloader:
+            yield _structure.list_to_tuple(batch)
+
+    @property
+    def num_batches(self) -> int | None:
+        return self._num_batches
+
+    @property
+    def batch_size(self) -> int | None:
+        return self._dataloader.batch_size
+
+    @property
+    def has_partial_batch(self) -> bool | None:
+        size = self.batch_size
+        try:
+            samples = len(self._dataloader.dataset)
+        except TypeError:
+            return None
+        if not size or self._dataloader.drop_last:
+            return False if size else None
+        return samples % size != 0
+
+    @property
+    def partial_batch_size(self) -> int | None:
+        if not self.has_partial_batch:
+            return None
+        return len(self._dataloader.dataset) % self.batch_size

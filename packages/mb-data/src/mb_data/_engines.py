@@ -1,0 +1,83 @@
+"""Recognising arrays and engine tensors by duck typing, without importing any engine.
+
+An engine tensor is recognised by the top-level module of its type
+(``type(x).__module__``), so looking at data never loads jax, torch or
+TensorFlow: if such a tensor exists, its engine is already imported by whoever
+made it. Every helper here works through the tensor's own methods.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+# Top-level module of a tensor's type -> engine name.
+_ENGINE_ROOTS = {
+    "numpy": "numpy",
+    "jax": "jax",
+    "jaxlib": "jax",
+    "torch": "torch",
+    "tensorflow": "tensorflow",
+}
+ENGINES = ("jax", "torch", "tensorflow")
+
+
+def _root(x: Any) -> str:
+    return type(x).__module__.split(".", 1)[0]
+
+
+def engine_of(x: Any) -> str | None:
+    """``"numpy"``, ``"jax"``, ``"torch"``, ``"tensorflow"`` or None for anything else."""
+    if isinstance(x, np.ndarray):
+        return "numpy"
+    engine = _ENGINE_ROOTS.get(_root(x))
+    if engine is None or engine == "numpy" or not hasattr(x, "shape"):
+        return None
+    return engine
+
+
+def is_pandas(x: Any) -> bool:
+    return _root(x) == "pandas" and type(x).__name__ in ("DataFrame", "Series")
+
+
+def is_array_like(x: Any) -> bool:
+    """True for what the array adapter can slice along its first axis."""
+    if isinstance(x, np.ndarray) or engine_of(x) is not None or is_pandas(x):
+        return True
+    shape = getattr(x, "shape", None)
+    return hasattr(x, "__array__") and isinstance(shape, tuple) and len(shape) >= 1
+
+
+def to_numpy(x: Any) -> np.ndarray:
+    """A NumPy array with ``x``'s values (a copy only where the engine needs one)."""
+    if isinstance(x, np.ndarray):
+        return x
+    if is_pandas(x):
+        return x.to_numpy()
+    engine = engine_of(x)
+    if engine == "torch":
+        return x.detach().cpu().numpy()
+    if engine == "tensorflow":
+        return x.numpy()
+    return np.asarray(x)
+
+
+def num_rows(x: Any) -> int:
+    """The size of the first axis."""
+    shape = x.shape
+    if len(shape) == 0:
+        raise ValueError(
+            f"Expected arrays with a batch axis, received a scalar of type "
+            f"{type(x).__name__}. Give every input at least one dimension (samples first)."
+        )
+    return int(shape[0])
+
+
+def dtype_name(x: Any) -> str:
+    """The dtype of ``x`` as a string (``"float32"``), whatever its engine."""
+    dtype = x.dtype
+    name = getattr(dtype, "name", None)
+    if isinstance(name, str):
+        return name
+    return str(dtype).rsplit(".", 1)[-1]

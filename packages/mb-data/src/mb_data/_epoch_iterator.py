@@ -1,0 +1,160 @@
+"""``EpochIterator``: epochs and steps over any data adapter."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from mb_data._select import get_data_adapter
+
+
+class OutOfDataWarning(UserWarning):
+    """The input ended before the epoch's expected number of steps."""
+
+
+class EpochIterator:
+    """Runs epochs over an input: yields ``(begin_step, end_step, batches)`` chunks.
+
+    Each chunk holds up to ``steps_per_execution`` batches (fewer at the end
+    of an epoch), already tensors of the active backend; ``end_step`` is the
+    index of the chunk's last step (inclusive, as in Keras).
+
+    Without ``steps_per_epoch`` an epoch is one pass over the data. With it,
+    the underlying iterator persists across epochs, so each epoch continues
+    where the last one stopped; when a re-iterable input (arrays, PyDataset,
+    tf.data, torch DataLoader, grain) finishes a pass mid-epoch, a new pass
+    starts seamlessly. Only a one-shot input (a generator) can run dry: the
+    epoch then ends early with an :class:`OutOfDataWarning`.
+
+    Args:
+        x, y, sample_weight, batch_size, shuffle, class_weight: as for
+            :func:`mb_data.get_data_adapter`.
+        steps_per_epoch: steps in each epoch, or None for one pass.
+        steps_per_execution: batches per chunk.
+
+    Example:
+        >>> import numpy as np
+        >>> it = EpochIterator(np.arange(10.0), batch_size=4, steps_per_execution=2)
+        >>> [(b, e, len(batches)) for b, e, batches in it.enumerate_epoch()]
+        [(0, 1, 2), (2, 2, 1)]
+    """
+
+    def __init__(
+        self,
+        x: Any,
+        y: Any = None,
+        sample_weight: Any = None,
+        batch_size: int | None = None,
+        steps_per_epoch: int | None = None,
+        shuffle: bool | str = False,
+        class_weight: dict | None = None,
+        steps_per_execution: int = 1,
+    ):
+        self.steps_per_epoch = _optional_positive("steps_per_epoch", steps_per_epoch)
+        self.steps_per_execution = (
+            _optional_positive("steps_per_execution", steps_per_execution) or 1
+        )
+        self.data_adapter = get_data_adapter(
+            x,
+            y=y,
+            sample_weight=sample_weight,
+            batch_size=batch_size,
+            steps_per_epoch=steps_per_epoch,
+            shuffle=shuffle,
+            class_weight=class_weight,
+        )
+        self._num_batches = self.data_adapter.num_batches
+        self._iterator: Iterator[Any] | None = None
+
+    @property
+    def num_batches(self) -> int | None:
+        """Steps per epoch: ``steps_per_epoch``, else the adapter's count, else what the
+        first epoch found (None until then for inputs of unknown length)."""
+        return self.steps_per_epoch or self._num_batches
+
+    def reset(self) -> None:
+        """Drops the persistent iterator: the next epoch starts a new pass."""
+        self._close_iterator()
+        self._num_batches = self.data_adapter.num_batches
+
+    def __iter__(self) -> Iterator[tuple[int, int, list[Any]]]:
+        return self.enumerate_epoch()
+
+    def enumerate_epoch(self) -> Iterator[tuple[int, int, list[Any]]]:
+        """One epoch: ``(begin_step, end_step, batches)`` chunks."""
+        adapter = self.data_adapter
+        adapter.on_epoch_begin()
+        try:
+            yield from self._epoch()
+        finally:
+            adapter.on_epoch_end()
+
+    def _epoch(self) -> Iterator[tuple[int, int, list[Any]]]:
+        target = self.num_batches
+        if self._iterator is None or self.steps_per_epoch is None:
+            self._close_iterator()
+            self._iterator = self.data_adapter.get_iterator()
+        # True once the current pass has produced a batch: a pass that yields
+        # nothing at all must not be restarted forever.
+        pass_has_data = False
+        step = 0
+        ran_dry = False
+        while target is None or step < target:
+            want = self.steps_per_execution
+            if target is not None:
+                want = min(want, target - step)
+            batches: list[Any] = []
+            while len(batches) < want:
+                try:
+                    batches.append(next(self._iterator))
+                    pass_has_data = True
+                except StopIteration:
+                    if self._can_start_new_pass(pass_has_data):
+                        self._close_iterator()
+                        self._iterator = self.data_adapter.get_iterator()
+                        pass_has_data = False
+                        continue
+                    ran_dry = True
+                    break
+            if batches:
+                yield step, step + len(batches) - 1, batches
+                step += len(batches)
+            if ran_dry:
+                break
+        if ran_dry:
+            self._close_iterator()
+            if self._num_batches is None and self.steps_per_epoch is None:
+                # Running out is how a first epoch of unknown length ends.
+                self._num_batches = step
+            elif target is not None and step < target:
+                self._warn_out_of_data(step, target)
+        elif self.steps_per_epoch is None:
+            self._close_iterator()
+
+    def _can_start_new_pass(self, pass_has_data: bool) -> bool:
+        return self.steps_per_epoch is not None and self.data_adapter.can_restart and pass_has_data
+
+    def _close_iterator(self) -> None:
+        iterator, self._iterator = self._iterator, None
+        close = getattr(iterator, "close", None)
+        if close is not None:
+            close()
+
+    def _warn_out_of_data(self, step: int, target: int) -> None:
+        warnings.warn(
+            f"Your input ran out of data after {step} of the {target} steps of this epoch; "
+            "the epoch ends early. A Python generator can be read only once: make sure it "
+            "yields at least steps_per_epoch * epochs batches, or use a PyDataset or a "
+            "tf.data.Dataset with .repeat().",
+            OutOfDataWarning,
+            stacklevel=3,
+        )
+
+
+def _optional_positive(name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"`{name}` must be a positive integer or None. Received: {value!r}.")
+    return value
