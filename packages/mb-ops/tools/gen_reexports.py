@@ -38,6 +38,7 @@ DOCS = {
 
 
 def main() -> None:
+    exported: dict = {}
     for public, privates in LAYOUT.items():
         lines = [f'"""{DOCS[public]}"""', ""]
         names = []
@@ -48,7 +49,11 @@ def main() -> None:
             mod = importlib.import_module(f"mb_ops._ops.{private}")
             extra = getattr(mod, "EXTRA_EXPORTS", ())
             for name, value in sorted(vars(mod).items()):
-                if not (hasattr(value, "operation_class") or name in extra):
+                defined_here = (
+                    getattr(getattr(value, "operation_class", None), "__module__", None)
+                    == mod.__name__
+                )
+                if not (defined_here or name in extra):
                     continue
                 lines.append(f"from mb_ops._ops.{private} import {name} as {name}")
                 names.append(name)
@@ -57,6 +62,30 @@ def main() -> None:
         lines += ["", "__all__ = ["] + [f'    "{n}",' for n in sorted(names)] + ["]", ""]
         (ROOT / f"{public}.py").write_text("\n".join(lines))
         print(public, len(names), file=sys.stderr)
+        exported[public] = names
+    write_ops_namespace(exported)
+
+
+def write_ops_namespace(exported: dict) -> None:
+    """``mb_ops.ops``: keras.ops' layout (top-level names + numpy/nn/linalg/image)."""
+    lines = [
+        '"""The namespace of ``keras.ops``: every top-level op and the four submodules."""',
+        "",
+    ]
+    names = []
+    for public in ("numpy", "nn", "math", "linalg", "core", "einops"):
+        for name in exported.get(public, []):
+            lines.append(f"from mb_ops.{public} import {name} as {name}")
+            names.append(name)
+    for sub in ("image", "linalg", "nn", "numpy"):
+        lines.append(f"from mb_ops import {sub} as {sub}")
+        names.append(sub)
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise SystemExit(f"duplicate top-level op names: {dupes}")
+    lines += ["", "__all__ = ["] + [f'    "{n}",' for n in sorted(names)] + ["]", ""]
+    (ROOT / "ops.py").write_text("\n".join(lines))
+    print("ops", len(names), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,15 @@ from mb_graph import is_keras_tensor as is_keras_tensor
 from mb_ops import _hooks
 from mb_ops import backends as backends
 from mb_ops import config as config
+from mb_ops import core as core
 from mb_ops import dtypes as dtypes
+from mb_ops import einops as einops
+from mb_ops import image as image
+from mb_ops import linalg as linalg
+from mb_ops import math as math
+from mb_ops import nn as nn
 from mb_ops import numpy as numpy
+from mb_ops import ops as ops
 from mb_ops import random as random
 from mb_ops._scopes import AutocastScope as AutocastScope
 from mb_ops._scopes import StatelessScope as StatelessScope
@@ -40,18 +47,25 @@ __all__ = [
     "backends",
     "clear_session",
     "config",
+    "core",
     "current_path",
     "dtypes",
+    "einops",
     "get_autocast_scope",
     "get_stateless_scope",
     "get_symbolic_scope",
     "get_uid",
+    "image",
     "in_stateless_scope",
     "in_symbolic_scope",
     "initialize_all_variables",
     "is_keras_tensor",
+    "linalg",
+    "math",
     "name_scope",
+    "nn",
     "numpy",
+    "ops",
     "random",
     "set_initializer_lookup",
     "standardize_shape",

@@ -102,6 +102,13 @@ class Variable:
         >>> v.assign_add([1.0, 1.0]).tolist()  # doctest: +SKIP
     """
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Variable:
+        # ``mb_ops.Variable(...)`` (and ``mb.Variable``) make the active backend's
+        # variable, which subclasses this one, as ``keras.Variable`` does.
+        if cls is Variable:
+            cls = _core().Variable
+        return object.__new__(cls)
+
     def __init__(
         self,
         initializer: Any,

@@ -37,14 +37,19 @@ def _not_implemented(module_name: str, name: str, reason: str) -> Any:
     return raise_unsupported
 
 
-def resolve_backend_function(module_name: str, name: str) -> Any:
-    """The active backend's ``<module>.<name>``, or a function raising NotImplementedError."""
+def resolve_backend_function(module_name: str, name: str, fallback: Any = None) -> Any:
+    """The active backend's ``<module>.<name>``, or a function raising NotImplementedError.
+
+    ``fallback`` (a composite written over other ops) is used when the backend
+    neither provides the function nor declares it unsupported.
+    """
     module = _backends.backend_module(module_name)
     fn = getattr(module, name, None)
     if fn is None:
-        reason = unsupported_reason(module, name) or (
-            f"the backend's {module_name!r} module does not provide {name!r}"
-        )
+        declared = unsupported_reason(module, name)
+        if declared is None and fallback is not None:
+            return fallback
+        reason = declared or (f"the backend's {module_name!r} module does not provide {name!r}")
         return _not_implemented(module_name, name, reason)
     return fn
 
@@ -52,15 +57,16 @@ def resolve_backend_function(module_name: str, name: str) -> Any:
 class BackendFunction:
     """Calls the active backend's function, resolved on the first call only."""
 
-    __slots__ = ("fn", "module_name", "name")
+    __slots__ = ("fallback", "fn", "module_name", "name")
 
-    def __init__(self, module_name: str, name: str) -> None:
+    def __init__(self, module_name: str, name: str, fallback: Any = None) -> None:
         self.module_name = module_name
         self.name = name
+        self.fallback = fallback
         self.fn = self._resolve_and_call
 
     def _resolve_and_call(self, *args: Any, **kwargs: Any) -> Any:
-        self.fn = resolve_backend_function(self.module_name, self.name)
+        self.fn = resolve_backend_function(self.module_name, self.name, self.fallback)
         return self.fn(*args, **kwargs)
 
 
@@ -91,6 +97,7 @@ def op(
     backend_module: str | None = None,
     backend_name: str | None = None,
     impl: Any = None,
+    fallback: Any = None,
 ) -> Any:
     """Turn a stub into an op (see the module docstring).
 
@@ -101,6 +108,7 @@ def op(
         backend_name: the backend function's name (default: the op's name).
         impl: a Python function used instead of a backend function (composite
             ops written once over other ops).
+        fallback: a composite used only when the backend lacks the function.
     """
 
     def decorate(stub: Any) -> Any:
@@ -111,7 +119,7 @@ def op(
             target = None
         else:
             target = backend_name or name
-            backend_fn = BackendFunction(backend_module or module, target)
+            backend_fn = BackendFunction(backend_module or module, target, fallback)
 
             def eager(*args: Any, **kwargs: Any) -> Any:
                 return backend_fn.fn(*args, **kwargs)
