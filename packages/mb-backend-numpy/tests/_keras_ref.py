@@ -1,5 +1,6 @@
 """Keras 3 on its numpy backend, as a test-only reference (skipped where not installed)."""
 
+import importlib
 import os
 import sys
 
@@ -14,3 +15,9 @@ def keras_ops():
     if keras.config.backend() != "numpy":
         pytest.skip("keras was already imported with another backend in this process")
     return keras.ops
+
+
+def keras_backend_module(name):
+    """``keras.src.backend.numpy.<name>``, for functions ``keras.ops`` does not expose."""
+    keras_ops()
+    return importlib.import_module(f"keras.src.backend.numpy.{name}")
