@@ -201,6 +201,8 @@ def test_mixed_float16_computes_in_float16_with_float32_variables():
     assert layer.w.dtype == "float32" or layer.w._dtype == "float32"
     assert str(y.dtype) == "float16"
     assert layer.compute_dtype == "float16" and layer.variable_dtype == "float32"
+    sym = Scale(dtype="mixed_bfloat16")(KerasTensor((None, 3)))
+    assert sym.dtype == "bfloat16"
 
 
 def test_get_config_from_config_round_trip():

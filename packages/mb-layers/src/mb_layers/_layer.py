@@ -129,10 +129,14 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
     ((2, 3), 'scale/w')
     """
 
+    # Attributes of subclasses that hold graph bookkeeping, never tracked.
+    _untracked_attributes = frozenset()
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         build = cls.__dict__.get("build")
-        if build is not None and not getattr(build, "_mb_build_wrapper", False):
+        wrap = cls.__dict__.get("_wrap_build", True)
+        if build is not None and wrap and not getattr(build, "_mb_build_wrapper", False):
             cls.build = _wrap_build(build)
 
     def __init__(
@@ -192,7 +196,11 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
 
     def __setattr__(self, name, value):
         tracker = self.__dict__.get("_tracker")
-        if tracker is not None and name not in _UNTRACKED:
+        if (
+            tracker is not None
+            and name not in _UNTRACKED
+            and name not in self._untracked_attributes
+        ):
             hook = getattr(type(self), "_setattr_hook", None)
             if hook is not None:
                 name, value = hook(self, name, value)

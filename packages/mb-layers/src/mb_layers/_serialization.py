@@ -7,6 +7,8 @@ records its Python module and a registered name. mb_saving, which owns the
 full object registry, plugs its lookup in with `set_custom_object_lookup`.
 """
 
+import inspect
+
 
 class _Hooks:
     custom_lookup = None
@@ -78,7 +80,7 @@ def _lookup(name, builtins, custom_objects):
     return None
 
 
-def deserialize_object(config, builtins, kind, custom_objects=None):
+def deserialize_object(config, builtins, kind, custom_objects=None, pass_custom_objects=False):
     """Creates an object from a name or a serialized dict.
 
     Args:
@@ -87,6 +89,8 @@ def deserialize_object(config, builtins, kind, custom_objects=None):
         builtins: dict name -> class or function of the registry.
         kind: what is being deserialized, for errors (``"initializer"``).
         custom_objects: optional dict name -> class or function.
+        pass_custom_objects: give `custom_objects` to ``from_config`` when it
+            accepts them (containers of nested objects).
 
     Raises:
         ValueError: when the name is unknown or the dict is malformed.
@@ -128,5 +132,10 @@ def deserialize_object(config, builtins, kind, custom_objects=None):
             "Register custom classes or pass them in `custom_objects`."
         )
     if hasattr(found, "from_config"):
+        if (
+            pass_custom_objects
+            and "custom_objects" in inspect.signature(found.from_config).parameters
+        ):
+            return found.from_config(inner or {}, custom_objects=custom_objects)
         return found.from_config(inner or {})
     return found(**(inner or {}))

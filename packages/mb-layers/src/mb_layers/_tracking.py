@@ -6,6 +6,8 @@ replaced by `TrackedList` / `TrackedDict`, which keep registering what is
 added to them later (and forget what is removed); tuples are walked.
 """
 
+from mb_graph import tree
+
 
 class Tracker:
     """Sends trackable objects to ``owner._track_object`` / ``owner._untrack_object``."""
@@ -49,8 +51,20 @@ class Tracker:
             self.owner._untrack_object(value)
 
 
+@tree.register_tree_node_class
 class TrackedList(list):
-    """A list whose elements are tracked by the layer that holds it."""
+    """A list whose elements are tracked by the layer that holds it.
+
+    For `mb_graph.tree` it is a container like a list (mapping over it gives
+    a plain list).
+    """
+
+    def tree_flatten(self):
+        return list(self), None, None
+
+    @classmethod
+    def tree_unflatten(cls, metadata, children):
+        return list(children)
 
     def __init__(self, values=(), tracker=None):
         self._tracker = tracker
@@ -101,8 +115,17 @@ class TrackedList(list):
         return (list, (list(self),))
 
 
+@tree.register_tree_node_class
 class TrackedDict(dict):
-    """A dict whose values are tracked by the layer that holds it."""
+    """A dict whose values are tracked by the layer that holds it (a dict for `tree`)."""
+
+    def tree_flatten(self):
+        keys = sorted(self)
+        return [self[k] for k in keys], keys, keys
+
+    @classmethod
+    def tree_unflatten(cls, metadata, children):
+        return dict(zip(metadata, children, strict=True))
 
     def __init__(self, values=(), tracker=None):
         self._tracker = tracker

@@ -1,0 +1,218 @@
+"""Regularization layers: the Dropout family, Gaussian noise, activity penalties."""
+
+import math
+
+from mb_layers import regularizers
+from mb_layers._layer import Layer
+from mb_layers._ops import ops
+from mb_layers._ops import random as random_ops
+from mb_ops import config
+from mb_ops.random import SeedGenerator
+
+
+def _check_rate(name, rate):
+    if not isinstance(rate, (int, float)) or isinstance(rate, bool) or not 0 <= rate <= 1:
+        raise ValueError(f"{name} `rate` must be a float in [0, 1]. Received: rate={rate!r}.")
+
+
+class _Noise(Layer):
+    def __init__(self, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.seed = seed
+        self.seed_generator = SeedGenerator(seed)
+        self.supports_masking = True
+        self.built = True
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+
+class Dropout(_Noise):
+    """Sets a fraction `rate` of the inputs to 0 during training (and scales the rest).
+
+    Args:
+        rate: the fraction dropped, in [0, 1].
+        noise_shape: shape of the keep/drop mask, broadcast over the input
+            (None entries take the input's size).
+        seed: an int for reproducible masks.
+    """
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        _check_rate("Dropout", rate)
+        super().__init__(seed=seed, **kwargs)
+        self.rate = rate
+        self.noise_shape = noise_shape
+
+    def _noise_shape(self, inputs):
+        if self.noise_shape is None:
+            return None
+        shape = tuple(inputs.shape)
+        return tuple(shape[i] if d is None else d for i, d in enumerate(self.noise_shape))
+
+    def call(self, inputs, training=False):
+        if training and self.rate > 0:
+            return random_ops.dropout(
+                inputs, self.rate, noise_shape=self._noise_shape(inputs), seed=self.seed_generator
+            )
+        return inputs
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "rate": self.rate,
+            "seed": self.seed,
+            "noise_shape": self.noise_shape,
+        }
+
+
+class _SpatialDropout(Dropout):
+    _rank = 3
+
+    def __init__(self, rate, seed=None, name=None, dtype=None, data_format=None, **kwargs):
+        super().__init__(rate, seed=seed, name=name, dtype=dtype, **kwargs)
+        self.data_format = data_format or config.image_data_format()
+
+    def _noise_shape(self, inputs):
+        shape = tuple(inputs.shape)
+        ones = (1,) * (self._rank - 2)
+        if self._rank == 3:
+            return (shape[0], 1, shape[2])
+        if self.data_format == "channels_first":
+            return (shape[0], shape[1], *ones)
+        return (shape[0], *ones, shape[-1])
+
+    def get_config(self):
+        config = {**Layer.get_config(self), "rate": self.rate, "seed": self.seed}
+        if self._rank > 3:
+            config["data_format"] = self.data_format
+        return config
+
+
+class SpatialDropout1D(_SpatialDropout):
+    """Drops whole channels of ``(batch, steps, channels)`` inputs."""
+
+    _rank = 3
+
+    def __init__(self, rate, seed=None, name=None, dtype=None, **kwargs):
+        kwargs.pop("data_format", None)
+        super().__init__(rate, seed=seed, name=name, dtype=dtype, **kwargs)
+
+
+class SpatialDropout2D(_SpatialDropout):
+    """Drops whole feature maps of 4D inputs."""
+
+    _rank = 4
+
+
+class SpatialDropout3D(_SpatialDropout):
+    """Drops whole feature volumes of 5D inputs."""
+
+    _rank = 5
+
+
+class GaussianNoise(_Noise):
+    """Adds N(0, `stddev`) noise during training."""
+
+    def __init__(self, stddev, seed=None, **kwargs):
+        super().__init__(seed=seed, **kwargs)
+        self.stddev = stddev
+
+    def call(self, inputs, training=False):
+        if training and self.stddev > 0:
+            noise = random_ops.normal(
+                ops.shape(inputs),
+                mean=0.0,
+                stddev=self.stddev,
+                dtype=inputs.dtype,
+                seed=self.seed_generator,
+            )
+            return ops.add(inputs, noise)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
+
+
+class GaussianDropout(_Noise):
+    """Multiplies by N(1, sqrt(rate / (1 - rate))) noise during training."""
+
+    def __init__(self, rate, seed=None, **kwargs):
+        _check_rate("GaussianDropout", rate)
+        super().__init__(seed=seed, **kwargs)
+        self.rate = rate
+
+    def call(self, inputs, training=False):
+        if training and self.rate > 0:
+            stddev = math.sqrt(self.rate / (1.0 - self.rate))
+            noise = random_ops.normal(
+                ops.shape(inputs),
+                mean=1.0,
+                stddev=stddev,
+                dtype=inputs.dtype,
+                seed=self.seed_generator,
+            )
+            return ops.multiply(inputs, noise)
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+
+
+class AlphaDropout(_Noise):
+    """Dropout that keeps the mean and variance of SELU activations."""
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        _check_rate("AlphaDropout", rate)
+        super().__init__(seed=seed, **kwargs)
+        self.rate = rate
+        self.noise_shape = noise_shape
+
+    def call(self, inputs, training=False):
+        if not training or self.rate <= 0:
+            return inputs
+        alpha = 1.6732632423543772848170429916717
+        scale = 1.0507009873554804934193349852946
+        alpha_p = -alpha * scale
+        shape = (
+            ops.shape(inputs)
+            if self.noise_shape is None
+            else tuple(
+                ops.shape(inputs)[i] if d is None else d for i, d in enumerate(self.noise_shape)
+            )
+        )
+        kept = ops.greater_equal(random_ops.uniform(shape, seed=self.seed_generator), self.rate)
+        kept = ops.cast(kept, inputs.dtype)
+        a = ((1 - self.rate) * (1 + self.rate * alpha_p**2)) ** -0.5
+        b = -a * alpha_p * self.rate
+        x = ops.add(ops.multiply(inputs, kept), ops.multiply(alpha_p, ops.subtract(1.0, kept)))
+        return ops.add(ops.multiply(a, x), b)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "rate": self.rate,
+            "seed": self.seed,
+            "noise_shape": self.noise_shape,
+        }
+
+
+class ActivityRegularization(Layer):
+    """Passes its input through and adds ``l1 * sum|x| + l2 * sum(x**2)`` to `losses`."""
+
+    def __init__(self, l1=0.0, l2=0.0, **kwargs):
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.supports_masking = True
+        self.l1 = l1
+        self.l2 = l2
+        self.built = True
+
+    def call(self, inputs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("activity_regularizer", None)
+        return {**config, "l1": self.l1, "l2": self.l2}
