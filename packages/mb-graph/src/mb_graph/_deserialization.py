@@ -190,6 +190,20 @@ def deserialize_graph(
     Returns:
         ``(inputs, outputs)``: the rebuilt KerasTensors, nested as in the config;
         ``Function(inputs, outputs)`` recreates the function.
+
+    Example:
+
+    >>> from mb_graph import Function, KerasTensor, Operation, serialize_graph
+    >>> class Negate(Operation):
+    ...     def call(self, x):
+    ...         return [-v for v in x]
+    ...     def compute_output_spec(self, x):
+    ...         return KerasTensor(x.shape, x.dtype)
+    >>> x = KerasTensor((2,), name="x")
+    >>> config = serialize_graph(Function(x, Negate(name="neg")(x)))
+    >>> inputs, outputs = deserialize_graph(config, custom_objects={"Negate": Negate})
+    >>> Function(inputs, outputs)([1.0, -2.0])
+    [-1.0, 2.0]
     """
     for key in ("layers", "input_layers", "output_layers"):
         if key not in config:

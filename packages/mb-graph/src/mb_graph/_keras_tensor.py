@@ -244,7 +244,11 @@ del _op_name, _symbol, _method, _rmethod
 
 
 def is_keras_tensor(x):
-    """Returns whether `x` is a symbolic KerasTensor (not a concrete tensor)."""
+    """Returns whether `x` is a symbolic KerasTensor (not a concrete tensor).
+
+    >>> is_keras_tensor(KerasTensor((2,))), is_keras_tensor([1.0, 2.0])
+    (True, False)
+    """
     return isinstance(x, KerasTensor)
 
 
@@ -267,6 +271,10 @@ def any_symbolic_tensors(args=None, kwargs=None):
 
     Lists, tuples and dicts are searched recursively; other objects are leaves.
     This is on the path of every eager op call, so it avoids any tree library.
+
+    >>> x = KerasTensor((2,))
+    >>> any_symbolic_tensors((1.0, [2.0, {"k": x}])), any_symbolic_tensors((1.0,), {"axis": 0})
+    (True, False)
     """
     if args:
         for x in args:

@@ -149,6 +149,21 @@ def serialize_graph(
 
     Returns:
         A dict with ``layers``, ``input_layers`` and ``output_layers``.
+
+    Example:
+
+    >>> from mb_graph import Function, KerasTensor, Operation
+    >>> class Negate(Operation):
+    ...     def call(self, x):
+    ...         return [-v for v in x]
+    ...     def compute_output_spec(self, x):
+    ...         return KerasTensor(x.shape, x.dtype)
+    >>> x = KerasTensor((None, 2), name="x")
+    >>> config = serialize_graph(Function([x], Negate(name="neg")(x)))
+    >>> config["layers"][1]["inbound_nodes"][0]["args"][0]["config"]
+    {'shape': [None, 2], 'dtype': 'float32', 'keras_history': ['x', 0, 0]}
+    >>> config["input_layers"], config["output_layers"]
+    ([['x', 0, 0]], ['neg', 0, 0])
     """
     writer = _Writer(function, serialize_operation, serialize_value, node_index_offset)
     names = {operation.name for operation in function.operations}
