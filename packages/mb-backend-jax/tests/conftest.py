@@ -1,8 +1,11 @@
 """Tests of the JAX backend run with it as the active mb backend."""
 
 import os
+import sys
 
 os.environ["MB_BACKEND"] = "jax"
+# Let the tests import the shared Keras reference module next to them.
+sys.path.insert(0, os.path.dirname(__file__))
 # Keras 3 is the reference for result dtypes and some numbers; it must use JAX too.
 os.environ["KERAS_BACKEND"] = "jax"
 

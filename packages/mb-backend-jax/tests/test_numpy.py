@@ -4,21 +4,13 @@ Tolerances: float32 results rtol=1e-5/atol=1e-6 against NumPy float64 unless a
 test says otherwise; dtype checks are exact.
 """
 
-import importlib.util
-import pathlib
-
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from jax_keras_reference import numpy as keras_jax_numpy
+from jax_keras_reference import ops as kops
 
 from mb_backend_jax import numpy as mnp
-
-_spec = importlib.util.spec_from_file_location(
-    "_keras_ref", pathlib.Path(__file__).with_name("_keras_ref.py")
-)
-_keras_ref = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_keras_ref)
-kops = _keras_ref.ops
 
 RNG = np.random.default_rng(0)
 X = RNG.uniform(0.1, 0.9, (3, 4)).astype("float32")
@@ -413,8 +405,6 @@ def test_bit_ops_and_ldexp():
 
 
 def test_every_keras_numpy_op_is_provided():
-    import keras.src.backend.jax.numpy as keras_jax_numpy
-
     names = [n for n in dir(keras_jax_numpy) if not n.startswith("_")]
     public = [
         n
