@@ -1,5 +1,8 @@
+import types
+
 import pytest
 
+import mb_graph
 from mb_graph import Function, KerasTensor
 
 
@@ -198,3 +201,22 @@ def test_deep_chain_has_no_recursion_limit(ops):
     fn = Function(x, y)
     assert fn([2.0]) == [2.0]
     assert scale.calls == 3000
+
+
+def test_python_operators_build_nodes_through_the_registered_op_library(ops):
+    library = types.SimpleNamespace(
+        add=lambda a, b: ops.Add()(a, b),
+        multiply=lambda a, b: ops.Multiply()(a, b),
+        negative=lambda x: ops.Scale(-1.0)(x),
+    )
+    previous = mb_graph.set_operator_hook(library)
+    try:
+        x = KerasTensor((3,), name="x")
+        y = -(x * 2.0) + x
+        fn = Function(x, y)
+    finally:
+        mb_graph.set_operator_hook(previous)
+    assert [type(op).__name__ for op in fn.operations] == ["Multiply", "Scale", "Add"]
+    values = [1.0, 2.0, 3.0]
+    expected = [-(v * 2.0) + v for v in values]  # The same expression on floats.
+    assert fn(values) == expected
