@@ -43,7 +43,12 @@ def resolve_backend_function(module_name: str, name: str, fallback: Any = None) 
     ``fallback`` (a composite written over other ops) is used when the backend
     neither provides the function nor declares it unsupported.
     """
-    module = _backends.backend_module(module_name)
+    try:
+        module = _backends.backend_module(module_name)
+    except ModuleNotFoundError as error:
+        if not (error.name or "").endswith(f".{module_name}"):
+            raise
+        return _not_implemented(module_name, name, f"the backend has no {module_name!r} module yet")
     fn = getattr(module, name, None)
     if fn is None:
         declared = unsupported_reason(module, name)

@@ -63,7 +63,7 @@ def mod(x1, x2):
     """Element-wise remainder of division."""
 
 
-@op(binary_float)
+@op(binary_bool_to_int)
 def fmod(x1, x2):
     """Element-wise remainder with the sign of the dividend."""
 

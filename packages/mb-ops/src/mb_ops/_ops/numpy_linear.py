@@ -69,7 +69,8 @@ def _dot_spec(op_name: str, x1: Any, x2: Any) -> Any:
             f"{op_name}: the last axis of x1 (shape {fmt(s1)}) must match axis "
             f"{contract_b} of x2 (shape {fmt(s2)})."
         )
-    out = list(s1[:-1]) + [d for i, d in enumerate(s2) if i != len(s2) + contract_b]
+    dropped = contract_b % len(s2)
+    out = list(s1[:-1]) + [d for i, d in enumerate(s2) if i != dropped]
     return tensor(out, _product_dtype(x1, x2))
 
 

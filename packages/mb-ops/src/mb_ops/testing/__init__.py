@@ -1,0 +1,68 @@
+"""The conformance kit every backend runs on itself, and the backend contract check.
+
+A backend package's test module needs only::
+
+    import pytest
+    from mb_ops import testing
+
+    @pytest.mark.parametrize("case", testing.pytest_cases())
+    def test_op_conforms(case):
+        testing.run_case(case)
+
+    def test_backend_contract_is_complete():
+        assert testing.check_backend_contract("mb_backend_numpy") == []
+
+(run with ``MB_BACKEND`` set to that backend).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mb_ops._contract import OPTIONAL as OPTIONAL
+from mb_ops._contract import REQUIRED as REQUIRED
+from mb_ops._contract import check_backend_contract as check_backend_contract
+from mb_ops.testing._case import TOLERANCES as TOLERANCES
+from mb_ops.testing._case import OpCase as OpCase
+from mb_ops.testing._case import assert_close as assert_close
+from mb_ops.testing._case import check_unsupported as check_unsupported
+from mb_ops.testing._case import provided_by_backend as provided_by_backend
+from mb_ops.testing._case import run_case as run_case
+from mb_ops.testing._cases_more import more_cases
+from mb_ops.testing._cases_numpy import numpy_cases
+
+
+def cases(modules: Any = None) -> list[OpCase]:
+    """All conformance cases, optionally only those of some op modules (``{"numpy", "nn"}``)."""
+    everything = [*numpy_cases(), *more_cases()]
+    if modules is None:
+        return everything
+    return [c for c in everything if c.module in set(modules)]
+
+
+def pytest_cases(modules: Any = None) -> list[Any]:
+    """``cases()`` as ``pytest.param`` objects with readable ids."""
+    import pytest
+
+    return [pytest.param(c, id=c.id) for c in cases(modules)]
+
+
+def covered_ops() -> set[str]:
+    """The ``module.name`` of every op with at least one case."""
+    return {c.op for c in cases()}
+
+
+__all__ = [
+    "OPTIONAL",
+    "REQUIRED",
+    "TOLERANCES",
+    "OpCase",
+    "assert_close",
+    "cases",
+    "check_backend_contract",
+    "check_unsupported",
+    "covered_ops",
+    "provided_by_backend",
+    "pytest_cases",
+    "run_case",
+]

@@ -1,0 +1,769 @@
+"""Conformance cases for the numpy op family."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mb_ops.testing._case import OpCase
+from mb_ops.testing._inputs import rand
+
+# name -> (reference, (low, high), accepts ints, tolerance factor)
+_UNARY = {
+    "sin": (np.sin, (-3, 3), True, 4),
+    "cos": (np.cos, (-3, 3), True, 4),
+    "tan": (np.tan, (-1.2, 1.2), True, 8),
+    "arcsin": (np.arcsin, (-0.9, 0.9), False, 4),
+    "arccos": (np.arccos, (-0.9, 0.9), False, 4),
+    "arctan": (np.arctan, (-3, 3), True, 4),
+    "sinh": (np.sinh, (-2, 2), True, 4),
+    "cosh": (np.cosh, (-2, 2), True, 4),
+    "tanh": (np.tanh, (-3, 3), True, 4),
+    "arcsinh": (np.arcsinh, (-3, 3), True, 4),
+    "arccosh": (np.arccosh, (1.1, 4), False, 4),
+    "arctanh": (np.arctanh, (-0.9, 0.9), False, 4),
+    "exp": (np.exp, (-3, 3), True, 4),
+    "exp2": (np.exp2, (-3, 3), True, 4),
+    "expm1": (np.expm1, (-2, 2), True, 4),
+    "log": (np.log, (0.1, 4), False, 4),
+    "log10": (np.log10, (0.1, 4), False, 4),
+    "log2": (np.log2, (0.1, 4), False, 4),
+    "log1p": (np.log1p, (-0.5, 3), False, 4),
+    "sqrt": (np.sqrt, (0, 4), True, 2),
+    "cbrt": (np.cbrt, (-4, 4), True, 4),
+    "square": (np.square, (-3, 3), True, 1),
+    "abs": (np.abs, (-3, 3), True, 1),
+    "absolute": (np.absolute, (-3, 3), True, 1),
+    "fabs": (np.fabs, (-3, 3), False, 1),
+    "negative": (np.negative, (-3, 3), True, 1),
+    "sign": (np.sign, (-3, 3), True, 1),
+    "floor": (np.floor, (-3, 3), False, 1),
+    "ceil": (np.ceil, (-3, 3), False, 1),
+    "trunc": (np.trunc, (-3, 3), False, 1),
+    "reciprocal": (np.reciprocal, (0.5, 3), False, 2),
+    "deg2rad": (np.deg2rad, (-180, 180), False, 2),
+    "rad2deg": (np.rad2deg, (-3, 3), False, 2),
+    "sinc": (np.sinc, (-3, 3), False, 8),
+    "i0": (np.i0, (-3, 3), False, 8),
+    "isnan": (np.isnan, (-3, 3), True, 1),
+    "isinf": (np.isinf, (-3, 3), True, 1),
+    "isfinite": (np.isfinite, (-3, 3), True, 1),
+    "signbit": (np.signbit, (-3, 3), False, 1),
+    "round": (np.round, (-3, 3), False, 1),
+}
+
+_BINARY = {
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.divide,
+    "true_divide": np.true_divide,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "fmax": np.fmax,
+    "fmin": np.fmin,
+    "arctan2": np.arctan2,
+    "hypot": np.hypot,
+    "logaddexp": np.logaddexp,
+    "logaddexp2": np.logaddexp2,
+    "equal": np.equal,
+    "not_equal": np.not_equal,
+    "less": np.less,
+    "less_equal": np.less_equal,
+    "greater": np.greater,
+    "greater_equal": np.greater_equal,
+}
+
+_INT_BINARY = {
+    "bitwise_and": np.bitwise_and,
+    "bitwise_or": np.bitwise_or,
+    "bitwise_xor": np.bitwise_xor,
+    "gcd": np.gcd,
+    "lcm": np.lcm,
+}
+
+_LOGICAL = {
+    "logical_and": np.logical_and,
+    "logical_or": np.logical_or,
+    "logical_xor": np.logical_xor,
+}
+
+
+def _unary_cases() -> list[OpCase]:
+    out = []
+    for name, (ref, (lo, hi), ints, tol) in _UNARY.items():
+        op = f"numpy.{name}"
+        out.append(
+            OpCase(op, (rand((3, 4), low=lo, high=hi),), reference=ref, tol=tol, label="float32")
+        )
+        out.append(
+            OpCase(op, (rand((2, 3), "float16", lo, hi),), reference=ref, tol=tol, label="float16")
+        )
+        out.append(OpCase(op, (rand((0, 3), low=lo, high=hi),), reference=ref, label="empty"))
+        out.append(OpCase(op, (np.float32((lo + hi) / 3),), reference=ref, tol=tol, label="scalar"))
+        if ints:
+            out.append(
+                OpCase(
+                    op,
+                    (rand((5,), "int32", max(lo, 0), hi),),
+                    reference=ref,
+                    tol=tol,
+                    label="int32",
+                )
+            )
+    for name in ("exp", "tanh", "sqrt", "abs", "negative", "square"):
+        ref, (lo, hi), _, tol = _UNARY[name]
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (rand((2, 3), "bfloat16", lo, hi),),
+                reference=ref,
+                tol=tol,
+                label="bfloat16",
+            )
+        )
+    out.append(OpCase("numpy.logical_not", (rand((3, 2), "bool"),), reference=np.logical_not))
+    out.append(
+        OpCase(
+            "numpy.round",
+            (rand((4,), low=-30, high=30),),
+            {"decimals": -1},
+            reference=lambda x, decimals: np.round(x, decimals),
+            label="decimals",
+        )
+    )
+    return out
+
+
+def _binary_cases() -> list[OpCase]:
+    out = []
+    for name, ref in _BINARY.items():
+        op = f"numpy.{name}"
+        out.append(
+            OpCase(
+                op,
+                (rand((2, 3), seed=1), rand((3,), seed=2, low=0.5)),
+                reference=ref,
+                tol=4,
+                label="broadcast",
+            )
+        )
+        out.append(
+            OpCase(
+                op,
+                (rand((2, 1, 3), seed=1), rand((4, 3), seed=2, low=0.5)),
+                reference=ref,
+                tol=4,
+                label="broadcast3d",
+            )
+        )
+        out.append(
+            OpCase(
+                op,
+                (rand((2, 3), "int32", 1, 9), rand((2, 3), seed=3, low=0.5)),
+                reference=ref,
+                tol=4,
+                label="int_float",
+            )
+        )
+        out.append(
+            OpCase(
+                op,
+                (rand((3,), "int8", 1, 9), rand((3,), "int16", 1, 9, seed=4)),
+                reference=ref,
+                tol=4,
+                label="int8_int16",
+            )
+        )
+        out.append(
+            OpCase(
+                op,
+                (rand((2, 3), "float16", 0.5), 2.0),
+                reference=ref,
+                tol=4,
+                label="float16_pyfloat",
+            )
+        )
+        out.append(
+            OpCase(op, (rand((2, 3), "int32", 1, 9), 3), reference=ref, tol=4, label="int_pyint")
+        )
+        out.append(OpCase(op, (rand((0, 3)), rand((3,), low=0.5)), reference=ref, label="empty"))
+    for name in ("add", "multiply", "maximum", "equal", "less"):
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (rand((4,), "bool"), rand((4,), "bool", seed=5)),
+                reference=_BINARY[name],
+                label="bool",
+            )
+        )
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (rand((3,), "bfloat16"), rand((3,), "bfloat16", seed=6)),
+                reference=_BINARY[name],
+                tol=2,
+                label="bfloat16",
+            )
+        )
+    for name in ("power", "mod", "floor_divide", "fmod"):
+        ref = {"power": np.power, "mod": np.mod, "floor_divide": np.floor_divide, "fmod": np.fmod}[
+            name
+        ]
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (rand((2, 3), low=0.5, high=3), rand((3,), low=0.5, high=2, seed=2)),
+                reference=ref,
+                tol=8,
+                label="float32",
+            )
+        )
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (rand((2, 3), "int32", 1, 9), rand((3,), "int32", 1, 3, seed=2)),
+                reference=ref,
+                label="int32",
+            )
+        )
+    for name, ref in _INT_BINARY.items():
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (rand((2, 3), "int32", 1, 30), rand((3,), "int32", 1, 30, seed=2)),
+                reference=ref,
+                label="int32",
+            )
+        )
+    for name in ("left_shift", "right_shift", "bitwise_left_shift", "bitwise_right_shift"):
+        ref = np.left_shift if "left" in name else np.right_shift
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (rand((4,), "int32", 1, 30), rand((4,), "int32", 0, 3, seed=2)),
+                reference=ref,
+            )
+        )
+    for name, ref in _LOGICAL.items():
+        out.append(
+            OpCase(
+                f"numpy.{name}", (rand((2, 3), "bool"), rand((3,), "bool", seed=2)), reference=ref
+            )
+        )
+    out.append(OpCase("numpy.bitwise_not", (rand((4,), "int32", -9, 9),), reference=np.invert))
+    out.append(OpCase("numpy.bitwise_invert", (rand((4,), "int8", -9, 9),), reference=np.invert))
+    out.append(
+        OpCase(
+            "numpy.divide_no_nan",
+            (np.array([1.0, 2.0, 3.0], "float32"), np.array([2.0, 0.0, 4.0], "float32")),
+            reference=lambda a, b: np.where(b == 0, 0.0, a / np.where(b == 0, 1, b)),
+        )
+    )
+    out.append(
+        OpCase(
+            "numpy.heaviside",
+            (np.array([-1.0, 0.0, 2.0], "float32"), np.float32(0.5)),
+            reference=np.heaviside,
+        )
+    )
+    out.append(OpCase("numpy.ldexp", (rand((3,)), rand((3,), "int32", 0, 3)), reference=np.ldexp))
+    out.append(OpCase("numpy.clip", (rand((3, 4)), -0.5, 0.5), reference=np.clip))
+    out.append(
+        OpCase("numpy.clip", (rand((5,), "int32", -9, 9), -2, 3), reference=np.clip, label="int32")
+    )
+    out.append(
+        OpCase(
+            "numpy.isclose",
+            (np.array([1.0, 2.0, 3.0], "float32"), np.array([1.0, 2.1, 3.0], "float32")),
+            reference=np.isclose,
+        )
+    )
+    out.append(
+        OpCase(
+            "numpy.nan_to_num",
+            (np.array([np.nan, np.inf, -1.0], "float32"),),
+            {"posinf": 9.0, "neginf": -9.0},
+            reference=lambda x, posinf, neginf: np.nan_to_num(x, posinf=posinf, neginf=neginf),
+        )
+    )
+    return out
+
+
+_REDUCTIONS = {
+    "sum": (np.sum, 4),
+    "prod": (np.prod, 8),
+    "mean": (np.mean, 4),
+    "max": (np.max, 1),
+    "min": (np.min, 1),
+    "amax": (np.amax, 1),
+    "amin": (np.amin, 1),
+    "std": (np.std, 8),
+    "var": (np.var, 8),
+    "median": (np.median, 4),
+    "ptp": (np.ptp, 1),
+    "nansum": (np.nansum, 4),
+    "nanmean": (np.nanmean, 4),
+    "nanmax": (np.nanmax, 1),
+    "nanmin": (np.nanmin, 1),
+    "nanprod": (np.nanprod, 8),
+    "nanstd": (np.nanstd, 8),
+    "nanvar": (np.nanvar, 8),
+    "nanmedian": (np.nanmedian, 4),
+}
+
+
+def _reduction_cases() -> list[OpCase]:
+    out = []
+    x = rand((2, 3, 4), low=0.5)
+    with_nan = x.copy()
+    with_nan[0, 1, 2] = np.nan
+    for name, (ref, tol) in _REDUCTIONS.items():
+        op = f"numpy.{name}"
+        data = with_nan if name.startswith("nan") else x
+        for axis, keepdims in ((None, False), (1, False), (-1, True), ((0, 2), False)):
+            out.append(
+                OpCase(
+                    op,
+                    (data,),
+                    {"axis": axis, "keepdims": keepdims},
+                    reference=lambda a, axis, keepdims, ref=ref: ref(
+                        a, axis=axis, keepdims=keepdims
+                    ),
+                    tol=tol,
+                    label=f"axis={axis},keepdims={keepdims}",
+                )
+            )
+    for name in ("sum", "prod", "max", "mean"):
+        ref = _REDUCTIONS[name][0]
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (rand((3, 4), "int32", -5, 5),),
+                {"axis": 0},
+                reference=lambda a, axis, ref=ref: ref(a, axis=axis),
+                tol=4,
+                label="int32",
+            )
+        )
+    out.append(
+        OpCase(
+            "numpy.sum",
+            (rand((0, 3)),),
+            {"axis": 0},
+            reference=lambda a, axis: np.sum(a, axis=axis),
+            label="empty",
+        )
+    )
+    out.append(
+        OpCase(
+            "numpy.sum",
+            (rand((3, 2), "bool"),),
+            {"axis": 0},
+            reference=lambda a, axis: np.sum(a, axis=axis),
+            label="bool",
+        )
+    )
+    out.append(
+        OpCase(
+            "numpy.mean",
+            (rand((4, 4), "float16"),),
+            {"axis": -1},
+            reference=lambda a, axis: np.mean(a, axis=axis),
+            tol=2,
+            label="float16",
+        )
+    )
+    for name, ref in (("all", np.all), ("any", np.any)):
+        b = rand((3, 4), "bool")
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (b,),
+                {"axis": -1},
+                reference=lambda a, axis, ref=ref: ref(a, axis=axis),
+            )
+        )
+        out.append(OpCase(f"numpy.{name}", (b,), reference=ref, label="all_axes"))
+    for name, ref in (
+        ("argmax", np.argmax),
+        ("argmin", np.argmin),
+        ("nanargmax", np.nanargmax),
+        ("nanargmin", np.nanargmin),
+    ):
+        data = with_nan if name.startswith("nan") else x
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (data,),
+                {"axis": -1},
+                reference=lambda a, axis, ref=ref: ref(a, axis=axis),
+            )
+        )
+        out.append(OpCase(f"numpy.{name}", (data,), reference=ref, label="flat"))
+    for name, ref in (
+        ("cumsum", np.cumsum),
+        ("cumprod", np.cumprod),
+        ("nancumsum", np.nancumsum),
+        ("nancumprod", np.nancumprod),
+    ):
+        data = with_nan if name.startswith("nan") else x
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (data,),
+                {"axis": 1},
+                reference=lambda a, axis, ref=ref: ref(a, axis=axis),
+                tol=8,
+            )
+        )
+        out.append(OpCase(f"numpy.{name}", (data,), reference=ref, tol=16, label="flat"))
+    out.append(
+        OpCase(
+            "numpy.cumsum",
+            (rand((4,), "bool"),),
+            {"axis": 0},
+            reference=lambda a, axis: np.cumsum(a, axis=axis),
+            label="bool",
+        )
+    )
+    out.append(
+        OpCase("numpy.sort", (x,), {"axis": 1}, reference=lambda a, axis: np.sort(a, axis=axis))
+    )
+    out.append(
+        OpCase(
+            "numpy.argsort", (rand((6,), seed=3),), reference=lambda a: np.argsort(a, kind="stable")
+        )
+    )
+    out.append(
+        OpCase(
+            "numpy.count_nonzero",
+            (rand((3, 4), "int32", -1, 1),),
+            {"axis": 1},
+            reference=lambda a, axis: np.count_nonzero(a, axis=axis),
+        )
+    )
+    out.append(
+        OpCase(
+            "numpy.average",
+            (x,),
+            {"axis": 1, "weights": rand((3,), low=0.1)},
+            reference=lambda a, axis, weights: np.average(a, axis=axis, weights=weights),
+            tol=4,
+        )
+    )
+    for name, ref, q in (
+        ("quantile", np.quantile, 0.3),
+        ("percentile", np.percentile, 30.0),
+        ("nanquantile", np.nanquantile, 0.3),
+        ("nanpercentile", np.nanpercentile, 30.0),
+    ):
+        data = with_nan if name.startswith("nan") else x
+        out.append(
+            OpCase(
+                f"numpy.{name}",
+                (data, q),
+                {"axis": 1},
+                reference=lambda a, q, axis, ref=ref: ref(a, q, axis=axis),
+                tol=8,
+            )
+        )
+    out.append(
+        OpCase(
+            "numpy.diff",
+            (x,),
+            {"n": 1, "axis": -1},
+            reference=lambda a, n, axis: np.diff(a, n=n, axis=axis),
+            tol=4,
+        )
+    )
+    out.append(
+        OpCase(
+            "numpy.trapezoid",
+            (rand((3, 5)),),
+            {"axis": -1},
+            reference=lambda y, axis: np.trapezoid(y, axis=axis),
+            tol=8,
+        )
+    )
+    out.append(
+        OpCase(
+            "numpy.bincount",
+            (np.array([0, 1, 1, 3], "int32"),),
+            {"minlength": 5},
+            reference=lambda a, minlength: np.bincount(a, minlength=minlength),
+            label="minlength",
+        )
+    )
+    return out
+
+
+def _shape_cases() -> list[OpCase]:
+    x = rand((2, 3, 4))
+    out = [
+        OpCase("numpy.reshape", (x, (4, -1)), reference=np.reshape),
+        OpCase(
+            "numpy.transpose",
+            (x,),
+            {"axes": (2, 0, 1)},
+            reference=lambda a, axes: np.transpose(a, axes),
+        ),
+        OpCase("numpy.transpose", (x,), reference=np.transpose, label="reverse"),
+        OpCase("numpy.expand_dims", (x, -1), reference=np.expand_dims),
+        OpCase(
+            "numpy.squeeze",
+            (rand((2, 1, 3)),),
+            {"axis": 1},
+            reference=lambda a, axis: np.squeeze(a, axis),
+        ),
+        OpCase("numpy.ravel", (x,), reference=np.ravel),
+        OpCase(
+            "numpy.concatenate",
+            ([x, rand((2, 3, 2))],),
+            {"axis": -1},
+            reference=lambda xs, axis: np.concatenate(xs, axis=axis),
+        ),
+        OpCase(
+            "numpy.concatenate",
+            ([rand((2, 3), "int32"), rand((1, 3))],),
+            {"axis": 0},
+            reference=lambda xs, axis: np.concatenate(xs, axis=axis),
+            label="mixed_dtypes",
+        ),
+        OpCase(
+            "numpy.stack",
+            ([rand((2, 3)), rand((2, 3), seed=1)],),
+            {"axis": 1},
+            reference=lambda xs, axis: np.stack(xs, axis=axis),
+        ),
+        OpCase("numpy.hstack", ([rand((2, 3)), rand((2, 1))],), reference=np.hstack),
+        OpCase("numpy.vstack", ([rand((3,)), rand((3,), seed=1)],), reference=np.vstack),
+        OpCase("numpy.dstack", ([rand((2, 3)), rand((2, 3), seed=1)],), reference=np.dstack),
+        OpCase(
+            "numpy.append",
+            (rand((2, 3)), rand((1, 3))),
+            {"axis": 0},
+            reference=lambda a, b, axis: np.append(a, b, axis=axis),
+        ),
+        OpCase("numpy.split", (rand((6, 2)), 3), reference=np.split),
+        OpCase("numpy.split", (rand((6, 2)), [1, 4]), reference=np.split, label="indices"),
+        OpCase("numpy.array_split", (rand((7,)), 3), reference=np.array_split),
+        OpCase("numpy.hsplit", (rand((2, 4)), 2), reference=np.hsplit),
+        OpCase("numpy.vsplit", (rand((4, 2)), 2), reference=np.vsplit),
+        OpCase("numpy.dsplit", (rand((2, 2, 4)), 2), reference=np.dsplit),
+        OpCase("numpy.tile", (rand((2, 3)), (2, 1)), reference=np.tile),
+        OpCase(
+            "numpy.repeat",
+            (rand((2, 3)), 2),
+            {"axis": 1},
+            reference=lambda a, r, axis: np.repeat(a, r, axis=axis),
+        ),
+        OpCase("numpy.repeat", (rand((2, 3)), 2), reference=np.repeat, label="flat"),
+        OpCase("numpy.flip", (x,), {"axis": -1}, reference=lambda a, axis: np.flip(a, axis)),
+        OpCase("numpy.fliplr", (rand((2, 3)),), reference=np.fliplr),
+        OpCase("numpy.flipud", (rand((2, 3)),), reference=np.flipud),
+        OpCase(
+            "numpy.roll", (x, 2), {"axis": 1}, reference=lambda a, s, axis: np.roll(a, s, axis=axis)
+        ),
+        OpCase("numpy.rot90", (rand((2, 3)),), reference=np.rot90),
+        OpCase("numpy.moveaxis", (x, 0, -1), reference=np.moveaxis),
+        OpCase("numpy.swapaxes", (x, 0, 2), reference=np.swapaxes),
+        OpCase("numpy.broadcast_to", (rand((3,)), (2, 3)), reference=np.broadcast_to),
+        OpCase("numpy.copy", (x,), reference=np.copy),
+        OpCase(
+            "numpy.take",
+            (x, np.array([2, 0], "int32")),
+            {"axis": -1},
+            reference=lambda a, i, axis: np.take(a, i, axis=axis),
+        ),
+        OpCase("numpy.take", (x, np.array([5, 1], "int32")), reference=np.take, label="flat"),
+        OpCase(
+            "numpy.take_along_axis",
+            (rand((3, 4)), np.array([[0], [3], [1]], "int32")),
+            {"axis": 1},
+            reference=lambda a, i, axis: np.take_along_axis(a, i, axis),
+        ),
+        OpCase(
+            "numpy.where",
+            (rand((2, 3), "bool"), rand((2, 3)), rand((3,), seed=1)),
+            reference=np.where,
+        ),
+        OpCase(
+            "numpy.where",
+            (rand((2, 3), "bool"), rand((2, 3), "int32"), 0.5),
+            reference=np.where,
+            label="scalar",
+        ),
+        OpCase("numpy.pad", (rand((2, 3)), ((1, 0), (0, 2))), reference=np.pad),
+        OpCase(
+            "numpy.pad",
+            (rand((2, 3)), ((1, 1), (1, 1))),
+            {"mode": "reflect"},
+            reference=lambda a, w, mode: np.pad(a, w, mode=mode),
+            label="reflect",
+        ),
+        OpCase("numpy.tril", (rand((3, 4)),), {"k": -1}, reference=lambda a, k: np.tril(a, k)),
+        OpCase("numpy.triu", (rand((3, 4)),), {"k": 1}, reference=lambda a, k: np.triu(a, k)),
+        OpCase("numpy.diag", (rand((3,)),), {"k": 1}, reference=lambda a, k: np.diag(a, k)),
+        OpCase("numpy.diag", (rand((3, 4)),), reference=np.diag, label="extract"),
+        OpCase("numpy.diagflat", (rand((2, 2)),), reference=np.diagflat),
+        OpCase(
+            "numpy.diagonal",
+            (x,),
+            {"offset": 1, "axis1": 1, "axis2": 2},
+            reference=lambda a, offset, axis1, axis2: np.diagonal(a, offset, axis1, axis2),
+        ),
+        OpCase("numpy.trace", (rand((3, 3)),), reference=np.trace, tol=4),
+        OpCase(
+            "numpy.searchsorted",
+            (np.array([1.0, 2.0, 3.0], "float32"), np.array([0.5, 2.0, 4.0], "float32")),
+            reference=np.searchsorted,
+        ),
+        OpCase(
+            "numpy.digitize",
+            (np.array([0.2, 1.5, 3.0], "float32"), np.array([0.0, 1.0, 2.0], "float32")),
+            reference=np.digitize,
+        ),
+        OpCase(
+            "numpy.isin",
+            (np.array([1, 2, 3, 4], "int32"), np.array([2, 4], "int32")),
+            reference=np.isin,
+        ),
+        OpCase(
+            "numpy.select",
+            ([rand((4,)) > 0, rand((4,), seed=1) > 0], [rand((4,)), rand((4,), seed=2)]),
+            reference=lambda c, ch: np.select(c, ch),
+        ),
+        OpCase("numpy.ndim", (x,), reference=np.ndim, check_dtype=False),
+        OpCase("numpy.size", (x,), reference=np.size, check_dtype=False),
+        OpCase("numpy.get_item", (x, (slice(None), 1)), reference=lambda a, k: a[k]),
+        OpCase(
+            "numpy.get_item",
+            (x, (Ellipsis, None, 0)),
+            reference=lambda a, k: a[k],
+            label="ellipsis_newaxis",
+        ),
+    ]
+    return out
+
+
+def _linear_cases() -> list[OpCase]:
+    return [
+        OpCase("numpy.matmul", (rand((2, 3, 4)), rand((4, 5))), reference=np.matmul, tol=4),
+        OpCase(
+            "numpy.matmul",
+            (rand((4,)), rand((4, 5))),
+            reference=np.matmul,
+            tol=4,
+            label="vector_matrix",
+        ),
+        OpCase(
+            "numpy.matmul",
+            (rand((2, 1, 3, 4)), rand((5, 4, 2))),
+            reference=np.matmul,
+            tol=4,
+            label="batch_broadcast",
+        ),
+        OpCase(
+            "numpy.matmul",
+            (rand((3, 4), "int32", -3, 3), rand((4, 2), "int32", -3, 3)),
+            reference=np.matmul,
+            label="int32",
+        ),
+        OpCase("numpy.matmul", (rand((0, 4)), rand((4, 2))), reference=np.matmul, label="empty"),
+        OpCase(
+            "numpy.matmul",
+            (rand((3, 4), "float16"), rand((4, 2), "float16")),
+            reference=np.matmul,
+            tol=4,
+            label="float16",
+        ),
+        OpCase("numpy.dot", (rand((3, 4)), rand((4, 2))), reference=np.dot, tol=4),
+        OpCase("numpy.dot", (rand((4,)), rand((4,))), reference=np.dot, tol=4, label="vec"),
+        OpCase(
+            "numpy.tensordot",
+            (rand((2, 3, 4)), rand((3, 4, 5))),
+            {"axes": 2},
+            reference=lambda a, b, axes: np.tensordot(a, b, axes),
+            tol=4,
+        ),
+        OpCase(
+            "numpy.einsum",
+            ("bij,bjk->bik", rand((2, 3, 4)), rand((2, 4, 5))),
+            reference=np.einsum,
+            tol=4,
+        ),
+        OpCase("numpy.einsum", ("ij->j", rand((3, 4))), reference=np.einsum, tol=4, label="reduce"),
+        OpCase("numpy.outer", (rand((3,)), rand((4,))), reference=np.outer),
+        OpCase("numpy.inner", (rand((2, 3)), rand((4, 3))), reference=np.inner, tol=4),
+        OpCase("numpy.vdot", (rand((2, 3)), rand((2, 3), seed=1)), reference=np.vdot, tol=4),
+        OpCase("numpy.kron", (rand((2, 2)), rand((2, 3))), reference=np.kron),
+        OpCase("numpy.cross", (rand((4, 3)), rand((4, 3), seed=1)), reference=np.cross, tol=4),
+        OpCase(
+            "numpy.correlate",
+            (rand((5,)), rand((3,), seed=1)),
+            {"mode": "full"},
+            reference=lambda a, v, mode: np.correlate(a, v, mode),
+            tol=4,
+        ),
+        OpCase("numpy.corrcoef", (rand((3, 6)),), reference=np.corrcoef, tol=16),
+        OpCase(
+            "numpy.slogdet",
+            (rand((3, 3)) + 3 * np.eye(3, dtype="float32"),),
+            reference=lambda a: tuple(np.linalg.slogdet(a)),
+            tol=16,
+        ),
+        OpCase(
+            "numpy.vander", (rand((3,)),), {"N": 4}, reference=lambda a, N: np.vander(a, N), tol=4
+        ),
+    ]
+
+
+def _creation_cases() -> list[OpCase]:
+    return [
+        OpCase("numpy.zeros", ((2, 3),), reference=lambda s: np.zeros(s, "float32")),
+        OpCase(
+            "numpy.ones",
+            ((2, 3),),
+            {"dtype": "int32"},
+            reference=lambda s, dtype: np.ones(s, dtype),
+        ),
+        OpCase("numpy.full", ((2, 3), 7.0), reference=np.full),
+        OpCase("numpy.empty", ((2, 3),), check_values=False),
+        OpCase("numpy.zeros_like", (rand((2, 3), "int32"),), reference=np.zeros_like),
+        OpCase("numpy.ones_like", (rand((2, 3)),), reference=np.ones_like),
+        OpCase("numpy.full_like", (rand((2, 3)), 2.0), reference=np.full_like),
+        OpCase("numpy.empty_like", (rand((2, 3)),), check_values=False),
+        OpCase("numpy.eye", (3,), {"M": 4, "k": 1}, reference=lambda n, M, k: np.eye(n, M, k)),
+        OpCase("numpy.identity", (3,), reference=np.identity),
+        OpCase("numpy.tri", (3,), {"k": 0}, reference=lambda n, k: np.tri(n, k=k)),
+        OpCase("numpy.arange", (0, 5), reference=np.arange),
+        OpCase("numpy.arange", (0.0, 2.0, 0.5), reference=np.arange, label="float"),
+        OpCase("numpy.linspace", (0.0, 1.0, 5), reference=np.linspace),
+        OpCase("numpy.logspace", (0.0, 2.0, 3), reference=np.logspace, tol=8),
+        OpCase("numpy.geomspace", (1.0, 8.0, 4), reference=np.geomspace, tol=8),
+        OpCase("numpy.bartlett", (5,), reference=np.bartlett, check_dtype=False),
+        OpCase("numpy.hamming", (5,), reference=np.hamming, check_dtype=False, tol=4),
+        OpCase("numpy.hanning", (5,), reference=np.hanning, check_dtype=False, tol=4),
+        OpCase("numpy.blackman", (5,), reference=np.blackman, check_dtype=False, tol=8),
+        OpCase("numpy.kaiser", (5, 2.0), reference=np.kaiser, check_dtype=False, tol=8),
+        OpCase(
+            "numpy.meshgrid",
+            (rand((3,)), rand((2,), seed=1)),
+            reference=lambda a, b: tuple(np.meshgrid(a, b)),
+        ),
+        OpCase(
+            "numpy.array", ([[1.0, 2.0], [3.0, 4.0]],), reference=lambda x: np.array(x, "float32")
+        ),
+    ]
+
+
+def numpy_cases() -> list[OpCase]:
+    """Every conformance case of the numpy family."""
+    return [
+        *_unary_cases(),
+        *_binary_cases(),
+        *_reduction_cases(),
+        *_shape_cases(),
+        *_linear_cases(),
+        *_creation_cases(),
+    ]
