@@ -220,3 +220,19 @@ def test_python_operators_build_nodes_through_the_registered_op_library(ops):
     values = [1.0, 2.0, 3.0]
     expected = [-(v * 2.0) + v for v in values]  # The same expression on floats.
     assert fn(values) == expected
+
+
+def test_lists_and_tuples_are_interchangeable_in_inputs_and_op_outputs(ops):
+    class ListSplit(ops.Split):
+        """Symbolic outputs in a list, concrete outputs in a tuple (engines differ so)."""
+
+        def compute_output_spec(self, x):
+            return list(super().compute_output_spec(x))
+
+    a, b = KerasTensor((4,), name="a"), KerasTensor((4,), name="b")
+    low, high = ListSplit()(a)
+    fn = Function([a, {"b": b}], [low, ops.Add()(high, ops.Split()(b)[0])])
+    values = ([1.0, 2.0, 3.0, 4.0], {"b": [10.0, 20.0, 30.0, 40.0]})  # A tuple, not a list.
+    assert fn(values) == [[1.0, 2.0], [13.0, 24.0]]
+    with pytest.raises(ValueError, match="nested differently"):
+        fn(([1.0], {"c": [2.0]}))

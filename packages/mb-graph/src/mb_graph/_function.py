@@ -8,6 +8,7 @@ from mb_graph._deserialization import deserialize_graph
 from mb_graph._keras_tensor import KerasTensor
 from mb_graph._operation import Operation
 from mb_graph._serialization import serialize_graph
+from mb_graph._structure import StructureMismatch, flatten_like
 from mb_graph._topology import map_graph
 from mb_graph.tree import NAMESPACE
 
@@ -161,8 +162,8 @@ class Function(Operation):
 
     def _flatten_inputs(self, inputs):
         try:
-            return self._inputs_treespec.flatten_up_to(inputs)
-        except (ValueError, TypeError):
+            return flatten_like(self._inputs_struct, self._inputs_treespec, inputs)
+        except StructureMismatch:
             raise ValueError(
                 f"{self._owner()} was called with inputs nested differently from the inputs "
                 f"it was built with.\nExpected structure: {self._inputs_struct!r}\n"

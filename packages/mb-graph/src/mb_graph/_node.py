@@ -5,6 +5,7 @@ import collections
 import optree
 
 from mb_graph._keras_tensor import KerasTensor
+from mb_graph._structure import StructureMismatch, flatten_like
 from mb_graph.tree import NAMESPACE
 
 
@@ -116,6 +117,7 @@ class Node:
             outputs, none_is_leaf=True, namespace=NAMESPACE
         )
         self._single_output = self._outputs_treespec.num_nodes == 1
+        self._outputs_structure = outputs
         for i, x in enumerate(self.outputs):
             if not isinstance(x, KerasTensor):
                 raise ValueError(
@@ -150,12 +152,17 @@ class Node:
         if self._single_output:
             return [values]
         try:
-            return self._outputs_treespec.flatten_up_to(values)
-        except (ValueError, TypeError) as error:
+            return flatten_like(self._outputs_structure, self._outputs_treespec, values)
+        except StructureMismatch:
+            # Engines differ on containers: accept any nesting with the right
+            # number of leaves, as Keras does.
+            leaves = optree.tree_leaves(values, none_is_leaf=True, namespace=NAMESPACE)
+            if len(leaves) == len(self.outputs):
+                return leaves
             raise ValueError(
                 f"Operation '{self.operation.name}' ({type(self.operation).__name__}) "
                 f"returned outputs nested differently from its symbolic outputs. Expected "
-                f"the structure {self._outputs_treespec}; received {values!r}. ({error})"
+                f"the structure {self._outputs_treespec}; received {values!r}."
             ) from None
 
     def __repr__(self):
