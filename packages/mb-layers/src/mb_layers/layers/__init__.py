@@ -11,12 +11,61 @@ from mb_layers.layers._activation_layers import LeakyReLU as LeakyReLU
 from mb_layers.layers._activation_layers import PReLU as PReLU
 from mb_layers.layers._activation_layers import ReLU as ReLU
 from mb_layers.layers._activation_layers import Softmax as Softmax
+from mb_layers.layers._convolutional import Conv1D as Conv1D
+from mb_layers.layers._convolutional import Conv1DTranspose as Conv1DTranspose
+from mb_layers.layers._convolutional import Conv2D as Conv2D
+from mb_layers.layers._convolutional import Conv2DTranspose as Conv2DTranspose
+from mb_layers.layers._convolutional import Conv3D as Conv3D
+from mb_layers.layers._convolutional import Conv3DTranspose as Conv3DTranspose
+from mb_layers.layers._convolutional import DepthwiseConv1D as DepthwiseConv1D
+from mb_layers.layers._convolutional import DepthwiseConv2D as DepthwiseConv2D
+from mb_layers.layers._convolutional import SeparableConv1D as SeparableConv1D
+from mb_layers.layers._convolutional import SeparableConv2D as SeparableConv2D
 from mb_layers.layers._core import Embedding as Embedding
 from mb_layers.layers._core import Identity as Identity
 from mb_layers.layers._core import Masking as Masking
 from mb_layers.layers._dense import Dense as Dense
 from mb_layers.layers._einsum_dense import EinsumDense as EinsumDense
 from mb_layers.layers._lambda import Lambda as Lambda
+from mb_layers.layers._merging import Add as Add
+from mb_layers.layers._merging import Average as Average
+from mb_layers.layers._merging import Concatenate as Concatenate
+from mb_layers.layers._merging import Dot as Dot
+from mb_layers.layers._merging import Maximum as Maximum
+from mb_layers.layers._merging import Minimum as Minimum
+from mb_layers.layers._merging import Multiply as Multiply
+from mb_layers.layers._merging import Subtract as Subtract
+from mb_layers.layers._merging import add as add
+from mb_layers.layers._merging import average as average
+from mb_layers.layers._merging import concatenate as concatenate
+from mb_layers.layers._merging import dot as dot
+from mb_layers.layers._merging import maximum as maximum
+from mb_layers.layers._merging import minimum as minimum
+from mb_layers.layers._merging import multiply as multiply
+from mb_layers.layers._merging import subtract as subtract
+from mb_layers.layers._normalization import BatchNormalization as BatchNormalization
+from mb_layers.layers._normalization import GroupNormalization as GroupNormalization
+from mb_layers.layers._normalization import LayerNormalization as LayerNormalization
+from mb_layers.layers._normalization import RMSNormalization as RMSNormalization
+from mb_layers.layers._normalization import UnitNormalization as UnitNormalization
+from mb_layers.layers._pooling import AdaptiveAveragePooling1D as AdaptiveAveragePooling1D
+from mb_layers.layers._pooling import AdaptiveAveragePooling2D as AdaptiveAveragePooling2D
+from mb_layers.layers._pooling import AdaptiveAveragePooling3D as AdaptiveAveragePooling3D
+from mb_layers.layers._pooling import AdaptiveMaxPooling1D as AdaptiveMaxPooling1D
+from mb_layers.layers._pooling import AdaptiveMaxPooling2D as AdaptiveMaxPooling2D
+from mb_layers.layers._pooling import AdaptiveMaxPooling3D as AdaptiveMaxPooling3D
+from mb_layers.layers._pooling import AveragePooling1D as AveragePooling1D
+from mb_layers.layers._pooling import AveragePooling2D as AveragePooling2D
+from mb_layers.layers._pooling import AveragePooling3D as AveragePooling3D
+from mb_layers.layers._pooling import GlobalAveragePooling1D as GlobalAveragePooling1D
+from mb_layers.layers._pooling import GlobalAveragePooling2D as GlobalAveragePooling2D
+from mb_layers.layers._pooling import GlobalAveragePooling3D as GlobalAveragePooling3D
+from mb_layers.layers._pooling import GlobalMaxPooling1D as GlobalMaxPooling1D
+from mb_layers.layers._pooling import GlobalMaxPooling2D as GlobalMaxPooling2D
+from mb_layers.layers._pooling import GlobalMaxPooling3D as GlobalMaxPooling3D
+from mb_layers.layers._pooling import MaxPooling1D as MaxPooling1D
+from mb_layers.layers._pooling import MaxPooling2D as MaxPooling2D
+from mb_layers.layers._pooling import MaxPooling3D as MaxPooling3D
 from mb_layers.layers._regularization import ActivityRegularization as ActivityRegularization
 from mb_layers.layers._regularization import AlphaDropout as AlphaDropout
 from mb_layers.layers._regularization import Dropout as Dropout
@@ -25,13 +74,50 @@ from mb_layers.layers._regularization import GaussianNoise as GaussianNoise
 from mb_layers.layers._regularization import SpatialDropout1D as SpatialDropout1D
 from mb_layers.layers._regularization import SpatialDropout2D as SpatialDropout2D
 from mb_layers.layers._regularization import SpatialDropout3D as SpatialDropout3D
+from mb_layers.layers._reshaping import Cropping1D as Cropping1D
+from mb_layers.layers._reshaping import Cropping2D as Cropping2D
+from mb_layers.layers._reshaping import Cropping3D as Cropping3D
+from mb_layers.layers._reshaping import Flatten as Flatten
+from mb_layers.layers._reshaping import Permute as Permute
+from mb_layers.layers._reshaping import RepeatVector as RepeatVector
+from mb_layers.layers._reshaping import Reshape as Reshape
+from mb_layers.layers._reshaping import UpSampling1D as UpSampling1D
+from mb_layers.layers._reshaping import UpSampling2D as UpSampling2D
+from mb_layers.layers._reshaping import UpSampling3D as UpSampling3D
+from mb_layers.layers._reshaping import ZeroPadding1D as ZeroPadding1D
+from mb_layers.layers._reshaping import ZeroPadding2D as ZeroPadding2D
+from mb_layers.layers._reshaping import ZeroPadding3D as ZeroPadding3D
 
-_ALIASES = {}
+# Keras's alias names (``keras.layers.Convolution2D is Conv2D``).
+Convolution1D = Conv1D
+Convolution2D = Conv2D
+Convolution3D = Conv3D
+Convolution1DTranspose = Conv1DTranspose
+Convolution2DTranspose = Conv2DTranspose
+Convolution3DTranspose = Conv3DTranspose
+SeparableConvolution1D = SeparableConv1D
+SeparableConvolution2D = SeparableConv2D
+AvgPool1D = AveragePooling1D
+AvgPool2D = AveragePooling2D
+AvgPool3D = AveragePooling3D
+MaxPool1D = MaxPooling1D
+MaxPool2D = MaxPooling2D
+MaxPool3D = MaxPooling3D
+GlobalAvgPool1D = GlobalAveragePooling1D
+GlobalAvgPool2D = GlobalAveragePooling2D
+GlobalAvgPool3D = GlobalAveragePooling3D
+GlobalMaxPool1D = GlobalMaxPooling1D
+GlobalMaxPool2D = GlobalMaxPooling2D
+GlobalMaxPool3D = GlobalMaxPooling3D
 
 
 def _register_public(namespace):
+    # Canonical names first, so that serialization writes the class's own name.
     for name, value in list(namespace.items()):
-        if isinstance(value, type) and issubclass(value, Layer) and not name.startswith("_"):
+        if isinstance(value, type) and issubclass(value, Layer) and name == value.__name__:
+            _registry.register_builtin(value, names=(name,))
+    for name, value in list(namespace.items()):
+        if isinstance(value, type) and issubclass(value, Layer) and name != value.__name__:
             _registry.register_builtin(value, names=(name,))
 
 

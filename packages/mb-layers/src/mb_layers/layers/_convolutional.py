@@ -1,0 +1,520 @@
+"""Convolution layers: plain, transposed, depthwise and separable (1D-3D)."""
+
+from mb_layers import activations, constraints, initializers, regularizers
+from mb_layers._input_spec import InputSpec
+from mb_layers._layer import Layer
+from mb_layers._ops import ops
+from mb_layers.layers._dense import _maybe
+from mb_layers.layers._reshaping import _data_format, _int_tuple
+
+_PADDINGS = ("valid", "same", "causal")
+
+
+class _BaseConv(Layer):
+    _rank = 2
+
+    def __init__(
+        self,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        activation=None,
+        use_bias=True,
+        bias_initializer="zeros",
+        bias_regularizer=None,
+        activity_regularizer=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.kernel_size = _int_tuple(kernel_size, self._rank, "kernel_size")
+        self.strides = _int_tuple(strides, self._rank, "strides")
+        self.dilation_rate = _int_tuple(dilation_rate, self._rank, "dilation_rate")
+        padding = padding.lower()
+        if padding not in _PADDINGS or (padding == "causal" and self._rank != 1):
+            raise ValueError(
+                f"`padding` must be 'valid' or 'same' ('causal' for 1D). Received: {padding!r}."
+            )
+        self.padding = padding
+        self.data_format = _data_format(data_format)
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.input_spec = InputSpec(min_ndim=self._rank + 2)
+
+    def _channel_axis(self):
+        return 1 if self.data_format == "channels_first" else -1
+
+    def _input_channels(self, input_shape):
+        channels = input_shape[self._channel_axis()]
+        if channels is None:
+            raise ValueError(
+                f"{type(self).__name__} needs the channels axis of its input to be known. "
+                f"Received: input shape {tuple(input_shape)}."
+            )
+        return channels
+
+    def _add_bias(self, size):
+        if not self.use_bias:
+            self.bias = None
+            return
+        self.bias = self.add_weight(
+            name="bias",
+            shape=(size,),
+            initializer=self.bias_initializer,
+            regularizer=self.bias_regularizer,
+            constraint=self.bias_constraint,
+        )
+
+    def _finish(self, outputs):
+        if self.bias is not None:
+            shape = [1] * len(outputs.shape)
+            shape[self._channel_axis()] = self.bias.shape[0]
+            outputs = ops.add(outputs, ops.reshape(self.bias, shape))
+        return self.activation(outputs)
+
+    def _padding_for_op(self, inputs):
+        if self.padding != "causal":
+            return inputs, self.padding
+        left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+        pad = [(0, 0)] * len(inputs.shape)
+        pad[2 if self.data_format == "channels_first" else 1] = (left, 0)
+        return ops.pad(inputs, pad), "valid"
+
+    def _base_config(self):
+        return {
+            "kernel_size": self.kernel_size,
+            "strides": self.strides,
+            "padding": self.padding,
+            "data_format": self.data_format,
+            "dilation_rate": self.dilation_rate,
+        }
+
+    def _tail_config(self):
+        return {
+            "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+        }
+
+
+class _Conv(_BaseConv):
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        groups=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        lora_rank=None,
+        lora_alpha=None,
+        **kwargs,
+    ):
+        super().__init__(
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
+        )
+        if not isinstance(filters, int) or filters <= 0:
+            raise ValueError(f"`filters` must be a positive int. Received: filters={filters!r}.")
+        if filters % groups:
+            raise ValueError(f"`filters` ({filters}) must be divisible by `groups` ({groups}).")
+        self.filters = filters
+        self.groups = groups
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+
+    def build(self, input_shape):
+        channels = self._input_channels(input_shape)
+        if channels % self.groups:
+            raise ValueError(
+                f"{type(self).__name__}: the {channels} input channels are not divisible by "
+                f"groups={self.groups}."
+            )
+        self.kernel = self.add_weight(
+            name="kernel",
+            shape=(*self.kernel_size, channels // self.groups, self.filters),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+        )
+        self._add_bias(self.filters)
+        self.input_spec = InputSpec(min_ndim=self._rank + 2, axes={self._channel_axis(): channels})
+
+    def call(self, inputs):
+        inputs, padding = self._padding_for_op(inputs)
+        outputs = ops.conv(
+            inputs,
+            self.kernel,
+            strides=self.strides,
+            padding=padding,
+            dilation_rate=self.dilation_rate,
+            data_format=self.data_format,
+        )
+        return self._finish(outputs)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "filters": self.filters,
+            **self._base_config(),
+            "groups": self.groups,
+            **self._tail_config(),
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
+            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
+            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
+            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
+            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+        }
+
+
+class Conv1D(_Conv):
+    """1D convolution over ``(batch, steps, channels)`` (padding may be ``"causal"``)."""
+
+    _rank = 1
+
+
+class Conv2D(_Conv):
+    """2D convolution over images."""
+
+    _rank = 2
+
+
+class Conv3D(_Conv):
+    """3D convolution over volumes."""
+
+    _rank = 3
+
+
+class _ConvTranspose(_BaseConv):
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        output_padding=None,
+        data_format=None,
+        dilation_rate=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
+        )
+        self.filters = filters
+        self.output_padding = (
+            None
+            if output_padding is None
+            else _int_tuple(output_padding, self._rank, "output_padding")
+        )
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+
+    def build(self, input_shape):
+        channels = self._input_channels(input_shape)
+        self.kernel = self.add_weight(
+            name="kernel",
+            shape=(*self.kernel_size, self.filters, channels),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+        )
+        self._add_bias(self.filters)
+
+    def call(self, inputs):
+        outputs = ops.conv_transpose(
+            inputs,
+            self.kernel,
+            strides=self.strides,
+            padding=self.padding,
+            output_padding=self.output_padding,
+            data_format=self.data_format,
+            dilation_rate=self.dilation_rate,
+        )
+        return self._finish(outputs)
+
+    def get_config(self):
+        base = self._base_config()
+        return {
+            **super().get_config(),
+            "filters": self.filters,
+            "kernel_size": base["kernel_size"],
+            "strides": base["strides"],
+            "padding": base["padding"],
+            "output_padding": self.output_padding,
+            "data_format": base["data_format"],
+            "dilation_rate": base["dilation_rate"],
+            **self._tail_config(),
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
+            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
+            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
+            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
+            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+        }
+
+
+class Conv1DTranspose(_ConvTranspose):
+    """Transposed 1D convolution."""
+
+    _rank = 1
+
+
+class Conv2DTranspose(_ConvTranspose):
+    """Transposed 2D convolution."""
+
+    _rank = 2
+
+
+class Conv3DTranspose(_ConvTranspose):
+    """Transposed 3D convolution."""
+
+    _rank = 3
+
+
+class _DepthwiseConv(_BaseConv):
+    def __init__(
+        self,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        depth_multiplier=1,
+        data_format=None,
+        dilation_rate=1,
+        activation=None,
+        use_bias=True,
+        depthwise_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        depthwise_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        depthwise_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
+        )
+        self.depth_multiplier = depth_multiplier
+        self.depthwise_initializer = initializers.get(depthwise_initializer)
+        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
+        self.depthwise_constraint = constraints.get(depthwise_constraint)
+
+    def build(self, input_shape):
+        channels = self._input_channels(input_shape)
+        self.kernel = self.add_weight(
+            name="kernel",
+            shape=(*self.kernel_size, channels, self.depth_multiplier),
+            initializer=self.depthwise_initializer,
+            regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint,
+        )
+        self._add_bias(channels * self.depth_multiplier)
+
+    def call(self, inputs):
+        inputs, padding = self._padding_for_op(inputs)
+        outputs = ops.depthwise_conv(
+            inputs,
+            self.kernel,
+            strides=self.strides,
+            padding=padding,
+            dilation_rate=self.dilation_rate,
+            data_format=self.data_format,
+        )
+        return self._finish(outputs)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "depth_multiplier": self.depth_multiplier,
+            **self._base_config(),
+            **self._tail_config(),
+            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "depthwise_regularizer": _maybe(regularizers.serialize, self.depthwise_regularizer),
+            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
+            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
+            "depthwise_constraint": _maybe(constraints.serialize, self.depthwise_constraint),
+            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+        }
+
+
+class DepthwiseConv1D(_DepthwiseConv):
+    """Depthwise 1D convolution (one filter set per input channel)."""
+
+    _rank = 1
+
+
+class DepthwiseConv2D(_DepthwiseConv):
+    """Depthwise 2D convolution (one filter set per input channel)."""
+
+    _rank = 2
+
+
+class _SeparableConv(_BaseConv):
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        depth_multiplier=1,
+        activation=None,
+        use_bias=True,
+        depthwise_initializer="glorot_uniform",
+        pointwise_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        depthwise_regularizer=None,
+        pointwise_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        depthwise_constraint=None,
+        pointwise_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
+        )
+        self.filters = filters
+        self.depth_multiplier = depth_multiplier
+        self.depthwise_initializer = initializers.get(depthwise_initializer)
+        self.pointwise_initializer = initializers.get(pointwise_initializer)
+        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
+        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
+        self.depthwise_constraint = constraints.get(depthwise_constraint)
+        self.pointwise_constraint = constraints.get(pointwise_constraint)
+
+    def build(self, input_shape):
+        channels = self._input_channels(input_shape)
+        self.depthwise_kernel = self.add_weight(
+            name="depthwise_kernel",
+            shape=(*self.kernel_size, channels, self.depth_multiplier),
+            initializer=self.depthwise_initializer,
+            regularizer=self.depthwise_regularizer,
+            constraint=self.depthwise_constraint,
+        )
+        self.pointwise_kernel = self.add_weight(
+            name="pointwise_kernel",
+            shape=((1,) * self._rank) + (channels * self.depth_multiplier, self.filters),
+            initializer=self.pointwise_initializer,
+            regularizer=self.pointwise_regularizer,
+            constraint=self.pointwise_constraint,
+        )
+        self._add_bias(self.filters)
+
+    def call(self, inputs):
+        inputs, padding = self._padding_for_op(inputs)
+        outputs = ops.separable_conv(
+            inputs,
+            self.depthwise_kernel,
+            self.pointwise_kernel,
+            strides=self.strides,
+            padding=padding,
+            dilation_rate=self.dilation_rate,
+            data_format=self.data_format,
+        )
+        return self._finish(outputs)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "depth_multiplier": self.depth_multiplier,
+            "filters": self.filters,
+            **self._base_config(),
+            **self._tail_config(),
+            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
+            "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "depthwise_regularizer": _maybe(regularizers.serialize, self.depthwise_regularizer),
+            "pointwise_regularizer": _maybe(regularizers.serialize, self.pointwise_regularizer),
+            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
+            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
+            "depthwise_constraint": _maybe(constraints.serialize, self.depthwise_constraint),
+            "pointwise_constraint": _maybe(constraints.serialize, self.pointwise_constraint),
+            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+        }
+
+
+class SeparableConv1D(_SeparableConv):
+    """Depthwise then pointwise 1D convolution."""
+
+    _rank = 1
+
+
+class SeparableConv2D(_SeparableConv):
+    """Depthwise then pointwise 2D convolution."""
+
+    _rank = 2

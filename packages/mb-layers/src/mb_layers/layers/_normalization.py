@@ -1,0 +1,444 @@
+"""Normalization layers: batch, layer, group, RMS and unit normalization."""
+
+from mb_layers import constraints, initializers, regularizers
+from mb_layers._input_spec import InputSpec
+from mb_layers._layer import Layer
+from mb_layers._ops import ops
+from mb_layers.layers._dense import _maybe
+from mb_ops import dtypes
+
+_LOW_PRECISION = ("float16", "bfloat16")
+
+
+def _axes_list(axis):
+    return list(axis) if isinstance(axis, (list, tuple)) else [axis]
+
+
+class _ScaleCenter(Layer):
+    """Holds the gamma/beta arguments shared by the normalization layers."""
+
+    def __init__(
+        self,
+        center,
+        scale,
+        beta_initializer,
+        gamma_initializer,
+        beta_regularizer,
+        gamma_regularizer,
+        beta_constraint,
+        gamma_constraint,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        self.center = center
+        self.scale = scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.supports_masking = True
+
+    def _add_gamma_beta(self, shape):
+        self.gamma = (
+            self.add_weight(
+                shape=shape,
+                name="gamma",
+                initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer,
+                constraint=self.gamma_constraint,
+            )
+            if self.scale
+            else None
+        )
+        self.beta = (
+            self.add_weight(
+                shape=shape,
+                name="beta",
+                initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer,
+                constraint=self.beta_constraint,
+            )
+            if self.center
+            else None
+        )
+
+    def _scale_center_config(self):
+        return {
+            "center": self.center,
+            "scale": self.scale,
+            "beta_initializer": initializers.serialize(self.beta_initializer),
+            "gamma_initializer": initializers.serialize(self.gamma_initializer),
+            "beta_regularizer": _maybe(regularizers.serialize, self.beta_regularizer),
+            "gamma_regularizer": _maybe(regularizers.serialize, self.gamma_regularizer),
+            "beta_constraint": _maybe(constraints.serialize, self.beta_constraint),
+            "gamma_constraint": _maybe(constraints.serialize, self.gamma_constraint),
+        }
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+
+class BatchNormalization(_ScaleCenter):
+    """Normalizes with batch statistics in training and moving averages in inference.
+
+    Args:
+        axis: the features axis (default -1).
+        momentum: of the moving averages.
+        epsilon: added to the variance.
+        center, scale: whether to learn `beta` / `gamma`.
+        *_initializer, *_regularizer, *_constraint: for the four weights.
+        synchronized: accepted for compatibility (single-device statistics).
+    """
+
+    def __init__(
+        self,
+        axis=-1,
+        momentum=0.99,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        moving_mean_initializer="zeros",
+        moving_variance_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        synchronized=False,
+        renorm=False,
+        renorm_clipping=None,
+        renorm_momentum=0.99,
+        **kwargs,
+    ):
+        super().__init__(
+            center,
+            scale,
+            beta_initializer,
+            gamma_initializer,
+            beta_regularizer,
+            gamma_regularizer,
+            beta_constraint,
+            gamma_constraint,
+            **kwargs,
+        )
+        if renorm:
+            raise NotImplementedError("BatchNormalization(renorm=True) is not supported yet.")
+        self.axis = int(axis)
+        self.momentum = float(momentum)
+        self.epsilon = float(epsilon)
+        self.moving_mean_initializer = initializers.get(moving_mean_initializer)
+        self.moving_variance_initializer = initializers.get(moving_variance_initializer)
+        self.synchronized = synchronized
+
+    def build(self, input_shape):
+        dim = input_shape[self.axis]
+        if dim is None:
+            raise ValueError(
+                f"BatchNormalization needs axis {self.axis} of its input to be known. "
+                f"Received: input shape {tuple(input_shape)}."
+            )
+        self.input_spec = InputSpec(ndim=len(input_shape), axes={self.axis: dim})
+        self._add_gamma_beta((dim,))
+        self.moving_mean = self.add_weight(
+            shape=(dim,),
+            name="moving_mean",
+            initializer=self.moving_mean_initializer,
+            trainable=False,
+            autocast=False,
+        )
+        self.moving_variance = self.add_weight(
+            shape=(dim,),
+            name="moving_variance",
+            initializer=self.moving_variance_initializer,
+            trainable=False,
+            autocast=False,
+        )
+        rank = len(input_shape)
+        axis = self.axis % rank
+        self._reduction_axes = [i for i in range(rank) if i != axis]
+        self._broadcast_shape = [1] * rank
+        self._broadcast_shape[axis] = dim
+
+    def _moments(self, inputs, mask):
+        if mask is None:
+            return ops.moments(inputs, axes=self._reduction_axes, synchronized=self.synchronized)
+        weights = ops.cast(mask, inputs.dtype)
+        while len(weights.shape) < len(inputs.shape):
+            weights = ops.expand_dims(weights, -1)
+        weights = ops.broadcast_to(weights, ops.shape(inputs))
+        total = ops.maximum(ops.sum(weights, axis=self._reduction_axes), 1e-7)
+        mean = ops.divide(ops.sum(ops.multiply(inputs, weights), axis=self._reduction_axes), total)
+        centered = ops.subtract(inputs, ops.reshape(mean, self._broadcast_shape))
+        variance = ops.divide(
+            ops.sum(ops.multiply(ops.square(centered), weights), axis=self._reduction_axes), total
+        )
+        return mean, variance
+
+    def call(self, inputs, training=None, mask=None):
+        input_dtype = dtypes.standardize_dtype(inputs.dtype)
+        if input_dtype in _LOW_PRECISION:
+            inputs = ops.cast(inputs, "float32")
+        if training and self.trainable:
+            mean, variance = self._moments(inputs, mask)
+            m = self.momentum
+            self.moving_mean.assign(
+                ops.add(ops.multiply(self.moving_mean, m), ops.multiply(mean, 1.0 - m))
+            )
+            self.moving_variance.assign(
+                ops.add(ops.multiply(self.moving_variance, m), ops.multiply(variance, 1.0 - m))
+            )
+        else:
+            mean = ops.cast(self.moving_mean, inputs.dtype)
+            variance = ops.cast(self.moving_variance, inputs.dtype)
+        gamma = None if self.gamma is None else ops.cast(self.gamma, inputs.dtype)
+        beta = None if self.beta is None else ops.cast(self.beta, inputs.dtype)
+        outputs = ops.batch_normalization(
+            inputs, mean, variance, axis=self.axis, offset=beta, scale=gamma, epsilon=self.epsilon
+        )
+        return ops.cast(outputs, input_dtype)
+
+    def get_config(self):
+        config = {"axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon}
+        config.update(self._scale_center_config())
+        config["moving_mean_initializer"] = initializers.serialize(self.moving_mean_initializer)
+        config["moving_variance_initializer"] = initializers.serialize(
+            self.moving_variance_initializer
+        )
+        config.update(
+            synchronized=self.synchronized, renorm=False, renorm_clipping=None, renorm_momentum=0.99
+        )
+        return {**super().get_config(), **config}
+
+
+class LayerNormalization(_ScaleCenter):
+    """Normalizes each example over `axis` (the features), then scales and shifts.
+
+    Args:
+        axis: an int or a list of ints.
+        epsilon: added to the variance.
+        center, scale: whether to learn `beta` / `gamma`.
+        rms_scaling: scale by the root mean square only (no centering).
+    """
+
+    def __init__(
+        self,
+        axis=-1,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        rms_scaling=False,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(
+            center,
+            scale,
+            beta_initializer,
+            gamma_initializer,
+            beta_regularizer,
+            gamma_regularizer,
+            beta_constraint,
+            gamma_constraint,
+            **kwargs,
+        )
+        self.axis = axis if isinstance(axis, int) else list(axis)
+        self.epsilon = epsilon
+        self.rms_scaling = rms_scaling
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        axes = sorted(a % rank for a in _axes_list(self.axis))
+        shape = tuple(input_shape[a] for a in axes)
+        if any(d is None for d in shape):
+            raise ValueError(
+                f"LayerNormalization needs the normalized axes {self.axis} to be known. "
+                f"Received: input shape {tuple(input_shape)}."
+            )
+        self._norm_axes = axes
+        scale, center = self.scale, self.center
+        # As in Keras: RMS scaling always learns gamma and never beta.
+        self.scale, self.center = scale or self.rms_scaling, center and not self.rms_scaling
+        self._add_gamma_beta(shape)
+        self.scale, self.center = scale, center
+        self._broadcast_shape = [1] * rank
+        for a in axes:
+            self._broadcast_shape[a] = input_shape[a]
+
+    def call(self, inputs):
+        input_dtype = dtypes.standardize_dtype(inputs.dtype)
+        x = ops.cast(inputs, "float32") if input_dtype in _LOW_PRECISION else inputs
+        gamma = (
+            None
+            if self.gamma is None
+            else ops.reshape(ops.cast(self.gamma, x.dtype), self._broadcast_shape)
+        )
+        beta = (
+            None
+            if self.beta is None
+            else ops.reshape(ops.cast(self.beta, x.dtype), self._broadcast_shape)
+        )
+        if self.rms_scaling:
+            variance = ops.var(x, axis=self._norm_axes, keepdims=True)
+            out = ops.multiply(x, ops.rsqrt(ops.add(variance, self.epsilon)))
+            if gamma is not None:
+                out = ops.multiply(out, gamma)
+        else:
+            mean, variance = ops.moments(x, axes=self._norm_axes, keepdims=True)
+            out = ops.multiply(ops.subtract(x, mean), ops.rsqrt(ops.add(variance, self.epsilon)))
+            if gamma is not None:
+                out = ops.multiply(out, gamma)
+            if beta is not None:
+                out = ops.add(out, beta)
+        return ops.cast(out, input_dtype)
+
+    def get_config(self):
+        config = {"axis": self.axis, "epsilon": self.epsilon}
+        config.update(self._scale_center_config())
+        config["rms_scaling"] = self.rms_scaling
+        return {**super().get_config(), **config}
+
+
+class GroupNormalization(_ScaleCenter):
+    """Normalizes each example over groups of channels.
+
+    Args:
+        groups: the number of groups (divides the channels).
+        axis: the channels axis.
+        epsilon, center, scale, *_initializer, *_regularizer, *_constraint:
+            as in `LayerNormalization`.
+    """
+
+    def __init__(
+        self,
+        groups=32,
+        axis=-1,
+        epsilon=1e-3,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(
+            center,
+            scale,
+            beta_initializer,
+            gamma_initializer,
+            beta_regularizer,
+            gamma_regularizer,
+            beta_constraint,
+            gamma_constraint,
+            **kwargs,
+        )
+        self.groups = groups
+        self.axis = axis
+        self.epsilon = epsilon
+
+    def build(self, input_shape):
+        dim = input_shape[self.axis]
+        if dim is None:
+            raise ValueError(
+                f"GroupNormalization needs axis {self.axis} of its input to be known. "
+                f"Received: input shape {tuple(input_shape)}."
+            )
+        groups = dim if self.groups == -1 else self.groups
+        if groups > dim or dim % groups:
+            raise ValueError(
+                f"GroupNormalization: {dim} channels cannot be split into {self.groups} groups "
+                "of equal size. Choose `groups` dividing the number of channels."
+            )
+        self._groups = groups
+        self.input_spec = InputSpec(ndim=len(input_shape), axes={self.axis: dim})
+        self._add_gamma_beta((dim,))
+
+    def call(self, inputs):
+        input_dtype = dtypes.standardize_dtype(inputs.dtype)
+        x = ops.cast(inputs, "float32") if input_dtype in _LOW_PRECISION else inputs
+        rank = len(x.shape)
+        axis = self.axis % rank
+        shape = list(ops.shape(x))
+        grouped_shape = [
+            *shape[:axis],
+            self._groups,
+            shape[axis] // self._groups,
+            *shape[axis + 1 :],
+        ]
+        grouped_shape[0] = -1
+        grouped = ops.reshape(x, grouped_shape)
+        reduce_axes = [i for i in range(1, rank + 1) if i != axis]
+        mean, variance = ops.moments(grouped, axes=reduce_axes, keepdims=True)
+        normalized = ops.multiply(
+            ops.subtract(grouped, mean), ops.rsqrt(ops.add(variance, self.epsilon))
+        )
+        out = ops.reshape(normalized, [-1, *shape[1:]])
+        broadcast = [1] * rank
+        broadcast[axis] = shape[axis]
+        if self.gamma is not None:
+            out = ops.multiply(out, ops.reshape(ops.cast(self.gamma, out.dtype), broadcast))
+        if self.beta is not None:
+            out = ops.add(out, ops.reshape(ops.cast(self.beta, out.dtype), broadcast))
+        return ops.cast(out, input_dtype)
+
+    def get_config(self):
+        config = {"groups": self.groups, "axis": self.axis, "epsilon": self.epsilon}
+        config.update(self._scale_center_config())
+        return {**super().get_config(), **config}
+
+
+class RMSNormalization(Layer):
+    """``x / sqrt(mean(x**2) + epsilon) * scale`` over `axis`."""
+
+    def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+        self.epsilon = epsilon
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        axes = sorted(a % rank for a in _axes_list(self.axis))
+        self.scale = self.add_weight(
+            name="scale", shape=tuple(input_shape[a] for a in axes), initializer="ones"
+        )
+
+    def call(self, inputs):
+        return ops.rms_normalization(inputs, scale=self.scale, axis=self.axis, epsilon=self.epsilon)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon}
+
+
+class UnitNormalization(Layer):
+    """Scales each example to unit L2 norm over `axis`."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis if isinstance(axis, int) else list(axis)
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs):
+        x = ops.cast(inputs, self.compute_dtype)
+        square_sum = ops.sum(ops.square(x), axis=self.axis, keepdims=True)
+        return ops.multiply(x, ops.rsqrt(ops.maximum(square_sum, 1e-12)))
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}

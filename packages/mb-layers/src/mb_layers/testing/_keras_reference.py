@@ -1,0 +1,111 @@
+"""Runs layers in Keras 3 (a subprocess with KERAS_BACKEND=numpy) for comparisons.
+
+Keras is a test-only dependency: it is never imported here, only run in a
+child process when the helpers are called.
+
+Each case is a layer serialized by mb (so Keras reading mb's config is part of
+the check), the weights to set, the inputs and call keyword arguments. Keras
+builds the layer on the inputs, takes the weights, and returns its outputs.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+from mb_layers import _registry
+
+_SCRIPT = r"""
+import json, sys
+import numpy as np
+import keras
+folder = sys.argv[1]
+cases = json.load(open(f"{folder}/cases.json"))
+arrays = np.load(f"{folder}/arrays.npz")
+results = {}
+for i, case in enumerate(cases):
+    config = dict(case["config"])
+    config.pop("build_config", None)
+    layer = keras.layers.deserialize(config)
+    inputs = [arrays[f"{i}_in_{j}"] for j in range(case["num_inputs"])]
+    inputs = inputs if case["is_list"] else inputs[0]
+    kwargs = case["kwargs"]
+    if case["num_weights"]:
+        layer(inputs, **kwargs)
+        layer.set_weights([arrays[f"{i}_w_{k}"] for k in range(case["num_weights"])])
+    out = layer(inputs, **kwargs)
+    outs = out if isinstance(out, (list, tuple)) else [out]
+    for k, o in enumerate(outs):
+        results[f"{i}_out_{k}"] = keras.ops.convert_to_numpy(o)
+np.savez(f"{folder}/results.npz", **results)
+"""
+
+
+def keras_outputs(cases):
+    """Keras 3's outputs for `cases`: a list of ``(layer, inputs, call_kwargs)``.
+
+    `layer` must be built (its weights are copied). Returns one list of
+    output arrays per case.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        meta, arrays = [], {}
+        for i, (layer, inputs, kwargs) in enumerate(cases):
+            is_list = isinstance(inputs, (list, tuple))
+            flat = list(inputs) if is_list else [inputs]
+            weights = layer.get_weights()
+            for j, x in enumerate(flat):
+                arrays[f"{i}_in_{j}"] = np.asarray(x)
+            for k, w in enumerate(weights):
+                arrays[f"{i}_w_{k}"] = w
+            meta.append(
+                {
+                    "config": _registry.serialize(layer),
+                    "num_inputs": len(flat),
+                    "is_list": is_list,
+                    "num_weights": len(weights),
+                    "kwargs": kwargs,
+                }
+            )
+        with open(os.path.join(folder, "cases.json"), "w") as f:
+            json.dump(meta, f)
+        np.savez(os.path.join(folder, "arrays.npz"), **arrays)
+        env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
+        env.pop("MB_BACKEND", None)
+        result = subprocess.run(
+            [sys.executable, "-c", _SCRIPT, folder],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"Keras reference run failed:\n{result.stderr[-4000:]}")
+        found = np.load(os.path.join(folder, "results.npz"))
+        out = []
+        for i in range(len(cases)):
+            keys = sorted(
+                (k for k in found.files if k.startswith(f"{i}_out_")),
+                key=lambda k: int(k.rsplit("_", 1)[1]),
+            )
+            out.append([found[k] for k in keys])
+        return out
+
+
+def compare_with_keras(cases, atol=1e-5, rtol=1e-5):
+    """Asserts mb's outputs equal Keras 3's for each ``(layer, inputs, call_kwargs)``."""
+    expected = keras_outputs(cases)
+    for (layer, inputs, kwargs), reference in zip(cases, expected, strict=True):
+        got = layer(inputs, **kwargs)
+        got = got if isinstance(got, (list, tuple)) else [got]
+        assert len(got) == len(reference), layer.name
+        for g, r in zip(got, reference, strict=True):
+            np.testing.assert_allclose(
+                np.asarray(g),
+                r,
+                atol=atol,
+                rtol=rtol,
+                err_msg=f"{type(layer).__name__} ({layer.name}) differs from Keras 3",
+            )
