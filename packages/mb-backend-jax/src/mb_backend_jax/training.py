@@ -1,0 +1,161 @@
+"""The ``training`` contract module of the JAX backend.
+
+The primitives a trainer written once against ``mb_ops`` needs, over JAX:
+
+- ``value_and_grad(fn, argnums=0, has_aux=False)``: differentiate a function of
+  explicit values (any pytree of tensors: lists, tuples, dicts).
+- ``jit(fn, ...)``: compile with ``jax.jit`` (buffer donation, static args).
+- ``multi_step(step_fn, n)``: run ``n`` steps in one compiled call (``lax.scan``
+  over stacked batches), for ``steps_per_execution``.
+- ``fused_update(update_fn, params, grads, *slots)``: one compiled call that
+  applies a per-tensor optimizer update to every tensor at once.
+
+Example:
+    >>> import jax.numpy as jnp
+    >>> from mb_backend_jax import training
+    >>> grad_fn = training.value_and_grad(lambda w: jnp.sum(w[0] ** 2))
+    >>> value, grads = grad_fn([jnp.array([1.0, 2.0])])
+    >>> float(value), grads[0].tolist()
+    (5.0, [2.0, 4.0])
+"""
+
+import functools
+
+import jax
+import jax.numpy as jnp
+
+_JIT_OPTIONS = ("donate_argnums", "donate_argnames", "static_argnums", "static_argnames")
+
+
+def value_and_grad(fn, argnums=0, has_aux=False):
+    """A function returning ``fn``'s value and its gradient w.r.t. ``argnums``.
+
+    Args:
+        fn: a function of explicit values returning a scalar (or
+            ``(scalar, aux)`` when ``has_aux``).
+        argnums: the positional argument(s) to differentiate; each may be any
+            pytree of float tensors.
+        has_aux: whether ``fn`` returns ``(value, aux)``.
+
+    Returns:
+        ``g(*args) -> (value, grads)``, or ``((value, aux), grads)`` with aux.
+        ``grads`` has the structure of the differentiated argument(s).
+    """
+    return jax.value_and_grad(fn, argnums=argnums, has_aux=has_aux)
+
+
+def jit(fn, jit_compile=True, **options):
+    """``fn`` compiled with XLA (``jax.jit``).
+
+    Args:
+        fn: the function to compile (pure: state goes in and out explicitly).
+        jit_compile: False returns ``fn`` unchanged (eager, for debugging).
+        **options: ``donate_argnums``/``donate_argnames`` (reuse input buffers,
+            e.g. the training state), ``static_argnums``/``static_argnames``.
+
+    Returns:
+        The compiled function.
+    """
+    unknown = sorted(set(options) - set(_JIT_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"jit on the jax backend got unknown options {unknown}. "
+            f"Accepted: jit_compile, {', '.join(_JIT_OPTIONS)}."
+        )
+    if not jit_compile:
+        return fn
+    return jax.jit(fn, **options)
+
+
+def _stack_batches(batches, n):
+    if isinstance(batches, list | tuple) and len(batches) == n and n > 0:
+        leaves = jax.tree_util.tree_leaves(batches[0])
+        if leaves and all(
+            jax.tree_util.tree_structure(b) == jax.tree_util.tree_structure(batches[0])
+            for b in batches
+        ):
+            return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *batches)
+    return batches
+
+
+def multi_step(step_fn, n, unroll=1, jit_compile=True):
+    """Run ``n`` training steps in one compiled call.
+
+    Args:
+        step_fn: ``step_fn(state, batch) -> (state, logs)``, pure.
+        n: the number of steps per call (``steps_per_execution``).
+        unroll: how many steps ``lax.scan`` unrolls per loop iteration.
+        jit_compile: compile the loop with ``jax.jit`` (state buffers donated).
+
+    Returns:
+        ``run(state, batches) -> (state, logs)``: ``batches`` is a list of
+        ``n`` batches of the same structure, or one batch pytree whose
+        leaves have a leading axis of size ``n``. ``logs`` are those of the
+        last step.
+    """
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"multi_step needs a positive int n. Received: n={n!r}.")
+
+    def body(state, batch):
+        state, logs = step_fn(state, batch)
+        return state, logs
+
+    def run(state, stacked):
+        state, logs = jax.lax.scan(body, state, stacked, length=n, unroll=unroll)
+        return state, jax.tree_util.tree_map(lambda x: x[-1], logs)
+
+    compiled = jax.jit(run, donate_argnums=0) if jit_compile else run
+
+    def call(state, batches):
+        stacked = _stack_batches(batches, n)
+        sizes = {leaf.shape[0] for leaf in jax.tree_util.tree_leaves(stacked) if jnp.ndim(leaf)}
+        if sizes != {n}:
+            raise ValueError(
+                f"multi_step(n={n}) needs {n} batches (a list, or leaves with a leading axis "
+                f"of {n}). Received leading sizes {sorted(sizes)}."
+            )
+        return compiled(state, stacked)
+
+    return call
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled_update(update_fn, num_slots, donate):
+    def apply(params, grads, slots, scalars):
+        treedef = jax.tree_util.tree_structure(params)
+        flat = [jax.tree_util.tree_leaves(params), jax.tree_util.tree_leaves(grads)]
+        flat += [jax.tree_util.tree_leaves(s) for s in slots]
+        outs = [update_fn(*leaves, *scalars) for leaves in zip(*flat, strict=True)]
+        outs = [o if isinstance(o, tuple) else (o,) for o in outs]
+        columns = list(zip(*outs, strict=True)) if outs else [()] * (1 + num_slots)
+        if len(columns) != 1 + num_slots:
+            raise ValueError(
+                f"fused_update: update_fn must return (new_param, *new_slots) with "
+                f"{num_slots} slot(s); it returned {len(columns)} value(s) per tensor."
+            )
+        return tuple(jax.tree_util.tree_unflatten(treedef, list(col)) for col in columns)
+
+    return jax.jit(apply, donate_argnums=(0, 2) if donate else ())
+
+
+def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
+    """Apply ``update_fn`` to every (param, grad, *slots) leaf in one compiled call.
+
+    Args:
+        update_fn: ``update_fn(param, grad, *slots, *scalars) -> new_param`` or
+            ``(new_param, *new_slots)``, written for one tensor.
+        params, grads: pytrees of the same structure (lists of tensors).
+        *slots: optimizer slot pytrees with that structure (momenta, ...).
+        scalars: values shared by every tensor (learning rate, step count);
+            passed as traced arguments, so changing them does not recompile.
+        donate: reuse the buffers of ``params`` and ``slots`` for the results.
+
+    Returns:
+        ``(new_params, *new_slots)``.
+    """
+    compiled = _compiled_update(update_fn, len(slots), donate)
+    result = compiled(params, grads, tuple(slots), tuple(scalars))
+    return result if slots else result[0]
+
+
+UNSUPPORTED = {}
