@@ -17,6 +17,7 @@ from mb_backend_numpy._convert import convert_to_numpy as convert_to_numpy
 from mb_backend_numpy._convert import convert_to_tensor as convert_to_tensor
 from mb_backend_numpy._convert import is_tensor as is_tensor
 from mb_backend_numpy._convert import to_tensor
+from mb_backend_numpy._spec import compute_output_spec as compute_output_spec
 from mb_backend_numpy._variable import Variable as Variable
 
 SUPPORTS_SPARSE_TENSORS = False
