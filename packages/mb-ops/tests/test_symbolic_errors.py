@@ -1,3 +1,6 @@
+import subprocess
+import sys
+
 import pytest
 
 import mb_ops
@@ -76,3 +79,16 @@ def test_symbolic_calls_do_not_load_an_engine(monkeypatch):
     monkeypatch.setattr("mb_ops._backends.backend_module", refuse)
     x = KerasTensor((None, 4))
     assert mnp.tanh(mnp.matmul(x, KerasTensor((4, 2)))).shape == (None, 2)
+
+
+def test_importing_mb_ops_and_tracing_loads_no_engine_or_backend():
+    code = (
+        "import sys, mb_ops\n"
+        "from mb_ops import KerasTensor, ops\n"
+        "y = ops.softmax(ops.matmul(KerasTensor((None, 4)), KerasTensor((4, 2))) + 1)\n"
+        "loaded = [m for m in ('jax', 'torch', 'tensorflow', 'openvino') if m in sys.modules]\n"
+        "loaded += [m for m in sys.modules if m.startswith('mb_backend_')]\n"
+        "print(loaded)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
