@@ -9,6 +9,7 @@ the dtype an operand brings to promotion.
 import ml_dtypes
 import numpy as np
 
+from mb_ops import config
 from mb_ops.dtypes import FLOAT_TYPES as FLOAT_TYPES
 from mb_ops.dtypes import INT_TYPES as INT_TYPES
 from mb_ops.dtypes import is_float_dtype as is_float_dtype
@@ -24,15 +25,55 @@ _NUMPY_DTYPES = {
 }
 
 
+_BY_KEY = {}  # mb name or numpy dtype -> numpy dtype, filled on first use
+_NAMES = {}  # numpy dtype -> mb name
+
+
 def to_numpy_dtype(dtype):
     """The ``numpy.dtype`` of an mb dtype (bfloat16 and float8 from ml-dtypes)."""
+    try:
+        return _BY_KEY[dtype]
+    except (KeyError, TypeError):
+        pass
     name = standardize_dtype(dtype)
     found = _NUMPY_DTYPES.get(name)
-    return found if found is not None else np.dtype(name)
+    found = found if found is not None else np.dtype(name)
+    if isinstance(dtype, str | np.dtype):
+        _BY_KEY[dtype] = found
+    return found
+
+
+def name_of(np_dtype):
+    """The mb name of a ``numpy.dtype`` (cached: this is on every op's path)."""
+    try:
+        return _NAMES[np_dtype]
+    except KeyError:
+        name = _NAMES[np_dtype] = standardize_dtype(np_dtype)
+        return name
+
+
+_RESULTS = {}
+
+
+def fast_result_type(*dtypes):
+    """``result_type`` memoized on its arguments and the current floatx."""
+    key = (config.floatx(), dtypes)
+    try:
+        return _RESULTS[key]
+    except KeyError:
+        out = _RESULTS[key] = result_type(*dtypes)
+        return out
+    except TypeError:  # an unhashable dtype object
+        return result_type(*dtypes)
 
 
 def dtype_of(x):
     """What ``x`` contributes to promotion: its dtype, or a weak Python type."""
+    kind = type(x)
+    if kind is float or kind is int:
+        return kind
+    if isinstance(x, np.ndarray | np.generic):
+        return name_of(x.dtype)
     if isinstance(x, bool):
         return "bool"
     if isinstance(x, int):

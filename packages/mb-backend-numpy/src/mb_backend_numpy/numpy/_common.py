@@ -7,6 +7,8 @@ import numpy as np
 from mb_backend_numpy._convert import convert_to_tensor, to_tensor
 from mb_backend_numpy._dtypes import (
     dtype_of,
+    fast_result_type,
+    name_of,
     result_type,
     standardize_dtype,
     to_numpy_dtype,
@@ -32,10 +34,64 @@ def quiet(fn):
 
 
 def promote(*xs, extra=()):
-    """Operands converted to their common mb result dtype (Python scalars are weak)."""
-    xs = [x if isinstance(x, _PY_SCALARS) and not isinstance(x, bool) else to_tensor(x) for x in xs]
-    dtype = result_type(*[dtype_of(x) for x in xs], *extra)
-    return [convert_to_tensor(x, dtype) for x in xs], dtype
+    """Operands converted to their common mb result dtype (Python scalars are weak).
+
+    A Python scalar next to an array that already has the result dtype is left
+    as is: NumPy treats it as weak too (NEP 50), and skipping the conversion
+    keeps the eager path short.
+    """
+    if len(xs) == 2:
+        fast = _promote_pair_fast(xs[0], xs[1], extra)
+        if fast is not None:
+            return fast
+    operands = []
+    kinds = []
+    for x in xs:
+        kind = type(x)
+        if kind is np.ndarray:
+            operands.append(x)
+            kinds.append(name_of(x.dtype))
+        elif kind is int or kind is float:
+            operands.append(x)
+            kinds.append(kind)
+        else:
+            x = to_tensor(x)
+            operands.append(x)
+            kinds.append(name_of(x.dtype))
+    dtype = fast_result_type(*kinds, *extra)
+    target = to_numpy_dtype(dtype)
+    anchored = any(type(x) is np.ndarray and x.dtype == target for x in operands)
+    out = []
+    for x in operands:
+        if type(x) is np.ndarray:
+            out.append(x if x.dtype == target else x.astype(target))
+        elif anchored:
+            out.append(x)
+        else:
+            out.append(np.asarray(x, dtype=target))
+    return out, dtype
+
+
+def _promote_pair_fast(a, b, extra):
+    """The common cases (same-dtype arrays, array and Python scalar), or None."""
+    if type(a) is not np.ndarray:
+        if type(b) is not np.ndarray:
+            return None
+        a, b = b, a
+        swapped = True
+    else:
+        swapped = False
+    kind = a.dtype.kind
+    if extra and (extra != (float,) or kind != "f"):
+        return None
+    other = type(b)
+    if other is np.ndarray:
+        if b.dtype != a.dtype:
+            return None
+    elif not ((other is float and kind == "f") or (other is int and kind in "iuf")):
+        return None
+    pair = [b, a] if swapped else [a, b]
+    return pair, name_of(a.dtype)
 
 
 def float_dtype(x):
@@ -52,14 +108,15 @@ def as_float(x):
 
 
 def cast(x, dtype):
-    x = np.asarray(x)
     target = to_numpy_dtype(dtype)
+    if type(x) is not np.ndarray:
+        x = np.asarray(x)
     return x if x.dtype == target else x.astype(target)
 
 
 def sum_dtype(dtype):
     """Accumulator dtype of sums and products (JAX's rule: small ints widen)."""
-    dtype = standardize_dtype(dtype)
+    dtype = name_of(dtype) if isinstance(dtype, np.dtype) else standardize_dtype(dtype)
     if dtype in ("bool", "int8", "int16"):
         return "int32"
     if dtype in ("uint8", "uint16"):

@@ -7,11 +7,13 @@ from mb_backend_numpy._dtypes import INT_TYPES, result_type, standardize_dtype
 from mb_backend_numpy.numpy._common import as_float, cast, floatx, promote, quiet
 
 
-def _binary(np_fn, *, extra=()):
-    @quiet
+def _binary(np_fn, *, extra=(), warns=True):
     def op(x1, x2):
         (x1, x2), _ = promote(x1, x2, extra=extra)
         return np_fn(x1, x2)
+
+    if warns:
+        op = quiet(op)
 
     op.__name__ = np_fn.__name__
     op.__doc__ = f"Element-wise ``numpy.{np_fn.__name__}`` with mb's dtype promotion."
@@ -28,14 +30,14 @@ def _float_unary(np_fn):
     return op
 
 
-add = _binary(np.add)
-subtract = _binary(np.subtract)
-multiply = _binary(np.multiply)
+add = _binary(np.add, warns=False)
+subtract = _binary(np.subtract, warns=False)
+multiply = _binary(np.multiply, warns=False)
 divide = _binary(np.divide, extra=(float,))
-maximum = _binary(np.maximum)
-minimum = _binary(np.minimum)
-fmax = _binary(np.fmax)
-fmin = _binary(np.fmin)
+maximum = _binary(np.maximum, warns=False)
+minimum = _binary(np.minimum, warns=False)
+fmax = _binary(np.fmax, warns=False)
+fmin = _binary(np.fmin, warns=False)
 floor_divide = _binary(np.floor_divide)
 power = _binary(np.power)
 arctan2 = _binary(np.arctan2, extra=(float,))

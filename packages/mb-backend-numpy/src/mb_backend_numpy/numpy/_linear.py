@@ -3,7 +3,7 @@
 import numpy as np
 
 from mb_backend_numpy._convert import to_tensor
-from mb_backend_numpy._dtypes import dtype_of, result_type, standardize_dtype
+from mb_backend_numpy._dtypes import dtype_of, name_of, result_type, standardize_dtype
 from mb_backend_numpy.numpy._common import cast, floatx, promote, sum_dtype
 
 
@@ -14,7 +14,9 @@ def matmul(x1, x2):
             "matmul expects inputs of rank 1 or more. "
             f"Received: x1.shape={x1.shape}, x2.shape={x2.shape}. Use multiply for scalars."
         )
-    if standardize_dtype(x1.dtype) == "int8" and standardize_dtype(x2.dtype) == "int8":
+    if x1.dtype == x2.dtype and x1.dtype.kind in "fc":
+        return np.matmul(x1, x2)  # the common case: nothing to promote
+    if name_of(x1.dtype) == "int8" and name_of(x2.dtype) == "int8":
         dtype = "int32"  # as JAX: int8 products accumulate in int32
     else:
         dtype = result_type(x1.dtype, x2.dtype)
