@@ -18,7 +18,8 @@ def backend_layer_class():
         module = backends.backend_module("layer")
     except ModuleNotFoundError:
         return _NoMixin
-    return getattr(module, "Layer", _NoMixin)
+    # Backends name the mixin ``Layer`` or ``BackendLayer``.
+    return getattr(module, "Layer", None) or getattr(module, "BackendLayer", None) or _NoMixin
 
 
 def core():

@@ -1,0 +1,151 @@
+"""Layers and networks on the active backend (MB_BACKEND), against NumPy formulas.
+
+The image tests use the leg's image_data_format (channels_first on the torch leg).
+An op the backend declares unsupported (NotImplementedError) skips the test
+with the backend's reason.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+import mb_layers
+from mb_layers import layers
+from mb_ops import config, dtypes, ops
+
+RNG = np.random.default_rng(0)
+
+
+def _np(x):
+    return np.asarray(ops.convert_to_numpy(x)).astype("float64")
+
+
+def declared_ops_only(test):
+    """Turns a backend's declared NotImplementedError into a skip naming the reason."""
+
+    @functools.wraps(test)
+    def wrapper(*args, **kwargs):
+        try:
+            return test(*args, **kwargs)
+        except NotImplementedError as error:
+            pytest.skip(f"the {config.backend()} backend declares: {error}")
+
+    return wrapper
+
+
+def _channels_first():
+    return config.image_data_format() == "channels_first"
+
+
+@declared_ops_only
+def test_dense_matches_numpy_on_the_backend():
+    x = RNG.standard_normal((3, 4)).astype("float32")
+    layer = layers.Dense(5, activation="relu")
+    layer.build((None, 4))
+    kernel = RNG.standard_normal((4, 5)).astype("float32")
+    bias = RNG.standard_normal((5,)).astype("float32")
+    layer.set_weights([kernel, bias])
+    np.testing.assert_allclose(_np(layer(x)), np.maximum(x @ kernel + bias, 0), atol=1e-5)
+    assert [v.path for v in layer.weights] == [f"{layer.name}/kernel", f"{layer.name}/bias"]
+
+
+@declared_ops_only
+def test_default_initializers_create_weights_of_the_right_scale():
+    layer = layers.Dense(200)
+    layer.build((None, 300))
+    kernel = layer.kernel.numpy()
+    limit = np.sqrt(6 / (300 + 200))
+    assert kernel.shape == (300, 200)
+    assert np.all(np.abs(kernel) <= limit + 1e-6)
+    assert abs(kernel.std() - limit / np.sqrt(3)) < 0.01
+    np.testing.assert_array_equal(layer.bias.numpy(), np.zeros(200))
+
+
+@declared_ops_only
+def test_functional_and_sequential_networks_run_on_the_backend():
+    x = mb_layers.Input((4,))
+    hidden = layers.Dense(3, kernel_initializer="ones", name="hidden")
+    head = layers.Dense(2, kernel_initializer="ones", name="head")
+    net = mb_layers.Functional(x, head(hidden(x)))
+    data = RNG.standard_normal((2, 4)).astype("float32")
+    expected = np.ones((2, 2)) * data.sum(1, keepdims=True) * 3
+    np.testing.assert_allclose(_np(net(data)), expected, rtol=1e-5, atol=1e-5)
+    seq = mb_layers.Sequential([mb_layers.Input((4,)), layers.Dense(2, kernel_initializer="ones")])
+    np.testing.assert_allclose(
+        _np(seq(data)), np.ones((2, 2)) * data.sum(1, keepdims=True), rtol=1e-5, atol=1e-5
+    )
+
+
+def _naive_conv2d_channels_last(x, kernel):
+    kh, kw = kernel.shape[:2]
+    out_h, out_w = x.shape[1] - kh + 1, x.shape[2] - kw + 1
+    out = np.zeros((x.shape[0], out_h, out_w, kernel.shape[-1]))
+    for i in range(out_h):
+        for j in range(out_w):
+            patch = x[:, i : i + kh, j : j + kw, :]
+            out[:, i, j, :] = np.einsum("bhwc,hwcf->bf", patch, kernel)
+    return out
+
+
+@declared_ops_only
+def test_conv_and_pooling_follow_the_image_data_format():
+    x_last = RNG.standard_normal((2, 6, 5, 3)).astype("float32")
+    x = np.transpose(x_last, (0, 3, 1, 2)) if _channels_first() else x_last
+    conv = layers.Conv2D(4, 3, use_bias=False)
+    conv.build(x.shape)
+    kernel = RNG.standard_normal((3, 3, 3, 4)).astype("float32")
+    conv.set_weights([kernel])
+    expected = _naive_conv2d_channels_last(x_last, kernel)
+    got = _np(conv(x))
+    if _channels_first():
+        got = np.transpose(got, (0, 2, 3, 1))
+    np.testing.assert_allclose(got, expected, atol=1e-4)
+    pooled = _np(layers.GlobalAveragePooling2D()(x))
+    np.testing.assert_allclose(pooled, x_last.mean(axis=(1, 2)), atol=1e-5)
+    flat = mb_layers.Sequential(
+        [mb_layers.Input(x.shape[1:]), layers.MaxPooling2D(2), layers.Flatten()]
+    )
+    assert flat.output.shape == (None, 3 * 3 * 2)
+    assert tuple(flat(x).shape) == (2, 3 * 3 * 2)
+
+
+@declared_ops_only
+def test_batch_normalization_training_updates_statistics_statelessly():
+    x = (RNG.standard_normal((8, 3)) * 2 + 1).astype("float32")
+    layer = layers.BatchNormalization(momentum=0.5)
+    layer.build((None, 3))
+    trainable = [v.value for v in layer.trainable_variables]
+    non_trainable = [v.value for v in layer.non_trainable_variables]
+    outputs, new_non_trainable = layer.stateless_call(trainable, non_trainable, x, training=True)
+    mean, var = x.mean(0), x.var(0)
+    np.testing.assert_allclose(_np(outputs), (x - mean) / np.sqrt(var + 1e-3), atol=1e-4)
+    np.testing.assert_allclose(_np(new_non_trainable[0]), 0.5 * mean, atol=1e-5)
+    np.testing.assert_allclose(_np(new_non_trainable[1]), 0.5 + 0.5 * var, atol=1e-4)
+    np.testing.assert_allclose(layer.moving_mean.numpy(), np.zeros(3))
+
+
+@declared_ops_only
+def test_mixed_bfloat16_computes_in_bfloat16():
+    layer = layers.Dense(2, kernel_initializer="ones", dtype="mixed_bfloat16")
+    y = layer(np.ones((1, 3), "float32"))
+    assert dtypes.standardize_dtype(y.dtype) == "bfloat16"
+    assert layer.kernel._dtype == "float32"
+    np.testing.assert_allclose(_np(y), [[3.0, 3.0]])
+
+
+@declared_ops_only
+def test_embedding_mask_reaches_a_masking_aware_layer():
+    net = mb_layers.Sequential(
+        [
+            mb_layers.Input((4,), dtype="int32"),
+            layers.Embedding(5, 2, mask_zero=True, embeddings_initializer="zeros"),
+            layers.GlobalAveragePooling1D(data_format="channels_last"),
+        ]
+    )
+    table = RNG.standard_normal((5, 2)).astype("float32")
+    net.layers[0].set_weights([table])
+    ids = np.array([[1, 2, 0, 0]], "int32")
+    np.testing.assert_allclose(_np(net(ids)), table[[1, 2]].mean(0, keepdims=True), atol=1e-5)
