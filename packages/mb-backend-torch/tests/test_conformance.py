@@ -1,10 +1,11 @@
 """mb_ops's conformance kit and backend contract check, run on the torch backend."""
 
 import pytest
+
 from mb_ops import testing
 
 # The op modules whose cases run here (all of them once every module exists).
-_MODULES = {"numpy", "einops"}
+_MODULES = {"numpy", "einops", "nn", "math", "linalg", "core"}
 
 
 @pytest.mark.parametrize("case", testing.pytest_cases(_MODULES))
