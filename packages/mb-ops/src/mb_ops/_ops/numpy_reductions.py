@@ -311,7 +311,8 @@ def _histogram_spec(op_name: str, x: Any, bins: Any = 10, range: Any = None) -> 
         raise ValueError(f"{op_name}: expected a 1D input, received shape {shape_of(x)}.")
     nbins = as_int_or_none(bins)
     edges = None if nbins is None else nbins + 1
-    return (tensor((nbins,), "int32"), tensor((edges,), float_dtype(std_dtype(x))))
+    # As in Keras, counts and edges both have the input's dtype.
+    return (tensor((nbins,), std_dtype(x)), tensor((edges,), std_dtype(x)))
 
 
 @op(_histogram_spec)

@@ -6,6 +6,7 @@ import numpy as np
 
 from mb_ops.testing import _references as ref
 from mb_ops.testing._case import OpCase
+from mb_ops.testing._cases_extra import extra_cases
 from mb_ops.testing._inputs import rand, spd
 
 _ACTIVATIONS = {
@@ -442,4 +443,11 @@ def _set(a, key, value):
 
 def more_cases() -> list[OpCase]:
     """Every conformance case outside the numpy family."""
-    return [*_nn_cases(), *_math_cases(), *_linalg_cases(), *_image_cases(), *_core_cases()]
+    return [
+        *_nn_cases(),
+        *_math_cases(),
+        *_linalg_cases(),
+        *_image_cases(),
+        *_core_cases(),
+        *extra_cases(),
+    ]

@@ -119,3 +119,62 @@ def layer_norm(x, axis=-1, epsilon=1e-3):
     mean = x.mean(axis=axis, keepdims=True)
     var = x.var(axis=axis, keepdims=True)
     return (x - mean) / np.sqrt(var + epsilon)
+
+
+def erfinv(y):
+    """Inverse of erf by Newton's method (float64)."""
+    y = np.asarray(y, dtype=np.float64)
+    x = np.zeros_like(y)
+    for _ in range(60):
+        x = x - (erf(x) - y) / (2 / np.sqrt(np.pi) * np.exp(-(x**2)))
+    return x
+
+
+def conv_transpose2d(x, k, stride):
+    """channels_last, padding "valid"; kernel (kh, kw, out_channels, in_channels)."""
+    n, h, w, _ = x.shape
+    kh, kw, out_c, _ = k.shape
+    out = np.zeros((n, (h - 1) * stride + kh, (w - 1) * stride + kw, out_c))
+    for i in range(h):
+        for j in range(w):
+            contribution = np.einsum("nc,hwoc->nhwo", x[:, i, j, :], k)
+            out[:, i * stride : i * stride + kh, j * stride : j * stride + kw, :] += contribution
+    return out
+
+
+def depthwise_conv2d(x, k):
+    """channels_last, valid; kernel (kh, kw, channels, multiplier)."""
+    outs = []
+    for c in range(x.shape[-1]):
+        for m in range(k.shape[-1]):
+            outs.append(conv2d(x[..., c : c + 1], k[:, :, c : c + 1, m : m + 1])[..., 0])
+    return np.stack(outs, axis=-1)
+
+
+def unfold(x, k):
+    """torch-style unfold, stride 1, no padding: (N, C*k*k, L)."""
+    n, c, h, w = x.shape
+    cols = []
+    for i in range(h - k + 1):
+        for j in range(w - k + 1):
+            cols.append(x[:, :, i : i + k, j : j + k].reshape(n, c * k * k))
+    return np.stack(cols, axis=-1)
+
+
+def sparsemax(x, axis=-1):
+    z = np.moveaxis(x, axis, -1)
+    s = -np.sort(-z, axis=-1)
+    ks = np.arange(1, z.shape[-1] + 1)
+    cumsum = np.cumsum(s, axis=-1)
+    support = 1 + ks * s > cumsum
+    k = support.sum(axis=-1, keepdims=True)
+    tau = (np.take_along_axis(cumsum, k - 1, axis=-1) - 1) / k
+    return np.moveaxis(np.maximum(z - tau, 0), -1, axis)
+
+
+def scan(f, init, xs):
+    carry, ys = init, []
+    for x in xs:
+        carry, y = f(carry, x)
+        ys.append(y)
+    return carry, np.stack(ys)
