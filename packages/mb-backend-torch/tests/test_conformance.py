@@ -5,7 +5,7 @@ import pytest
 from mb_ops import testing
 
 # The op modules whose cases run here (all of them once every module exists).
-_MODULES = {"numpy", "einops", "nn", "math", "linalg", "core"}
+_MODULES = {"numpy", "einops", "nn", "math", "linalg", "core", "image"}
 
 
 @pytest.mark.parametrize("case", testing.pytest_cases(_MODULES))
