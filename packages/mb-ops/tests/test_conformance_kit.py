@@ -113,3 +113,8 @@ def test_contract_lists_keras_backend_names():
     assert len(testing.REQUIRED["random"]) == 10
     assert "get_item" not in testing.REQUIRED["numpy"]
     assert set(testing.REQUIRED) == set(mb_ops.backends.CONTRACT_MODULES)
+
+
+@pytest.mark.parametrize("check", testing.pytest_random_checks())
+def test_numpy_backend_random_conforms(check):
+    assert testing.run_random_check(check) in ("passed", "unsupported")

@@ -9,6 +9,10 @@ A backend package's test module needs only::
     def test_op_conforms(case):
         testing.run_case(case)
 
+    @pytest.mark.parametrize("check", testing.pytest_random_checks())
+    def test_random_conforms(check):
+        testing.run_random_check(check)
+
     def test_backend_contract_is_complete():
         assert testing.check_backend_contract("mb_backend_numpy") == []
 
@@ -30,6 +34,9 @@ from mb_ops.testing._case import provided_by_backend as provided_by_backend
 from mb_ops.testing._case import run_case as run_case
 from mb_ops.testing._cases_more import more_cases
 from mb_ops.testing._cases_numpy import numpy_cases
+from mb_ops.testing._random_checks import RandomCheck as RandomCheck
+from mb_ops.testing._random_checks import random_checks as random_checks
+from mb_ops.testing._random_checks import run_random_check as run_random_check
 
 
 def cases(modules: Any = None) -> list[OpCase]:
@@ -47,6 +54,13 @@ def pytest_cases(modules: Any = None) -> list[Any]:
     return [pytest.param(c, id=c.id) for c in cases(modules)]
 
 
+def pytest_random_checks() -> list[Any]:
+    """``random_checks()`` as ``pytest.param`` objects with readable ids."""
+    import pytest
+
+    return [pytest.param(c, id=c.id) for c in random_checks()]
+
+
 def covered_ops() -> set[str]:
     """The ``module.name`` of every op with at least one case."""
     return {c.op for c in cases()}
@@ -57,6 +71,7 @@ __all__ = [
     "REQUIRED",
     "TOLERANCES",
     "OpCase",
+    "RandomCheck",
     "assert_close",
     "cases",
     "check_backend_contract",
@@ -64,5 +79,8 @@ __all__ = [
     "covered_ops",
     "provided_by_backend",
     "pytest_cases",
+    "pytest_random_checks",
+    "random_checks",
     "run_case",
+    "run_random_check",
 ]
