@@ -1,0 +1,279 @@
+"""`Model`: a Layer with compile, the step methods, and fit/evaluate/predict."""
+
+from mb_data import unpack_x_y_sample_weight
+from mb_graph import tree
+from mb_layers import Layer
+from mb_ops import ops
+from mb_train._model import _resolve, _summary
+from mb_train._model._compile import CompileLoss, CompileMetrics, MeanTracker
+from mb_train._trainer._gradients import value_and_gradients
+from mb_train._trainer._loop import TrainerMixin
+
+TRAINER_ATTRIBUTES = frozenset(
+    {
+        "optimizer",
+        "loss",
+        "history",
+        "stop_training",
+        "_compile_loss",
+        "_compile_metrics",
+        "_loss_tracker",
+        "_compile_config",
+        "_runners",
+        "_trainable_cache",
+        "_run_eagerly",
+        "_jit_compile",
+        "_steps_per_execution",
+        "compiled",
+    }
+)
+
+
+def _is_functional_call(args, kwargs):
+    return len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs
+
+
+class Model(TrainerMixin, Layer):
+    """A layer with training: ``compile``, ``fit``, ``evaluate``, ``predict``.
+
+    Three ways to make one, as in Keras:
+
+    - functional: ``Model(inputs, outputs)`` (returns a functional model);
+    - `Sequential([...])`;
+    - subclassing: define layers in ``__init__`` and the forward pass in ``call``.
+
+    Example:
+
+    >>> import mb_layers
+    >>> x = mb_layers.Input((3,))
+    >>> model = Model(x, mb_layers.layers.Dense(2)(x))
+    >>> type(model).__name__, model.count_params()
+    ('Functional', 8)
+    """
+
+    _untracked_attributes = TRAINER_ATTRIBUTES
+    _functional_class = None
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and _is_functional_call(args, kwargs):
+            functional = Model._functional_class  # set by _functional.py, a subclass
+            return functional.__new__(functional, *args, **kwargs)
+        return super().__new__(cls, *args, **kwargs)
+
+    def __init__(self, *args, **kwargs):
+        if _is_functional_call(args, kwargs):
+            raise TypeError(
+                f"{type(self).__name__} received inputs and outputs, but a subclassed model "
+                "defines its computation in `call`. Use Model(inputs, outputs) directly."
+            )
+        Layer.__init__(self, *args, **kwargs)
+        TrainerMixin._init_trainer(self)
+
+    # ----- compile ----------------------------------------------------------------------
+
+    def compile(
+        self,
+        optimizer="rmsprop",
+        loss=None,
+        loss_weights=None,
+        metrics=None,
+        weighted_metrics=None,
+        run_eagerly=False,
+        steps_per_execution=1,
+        jit_compile="auto",
+        auto_scale_loss=True,
+    ):
+        """Configures the model for training.
+
+        Args:
+            optimizer: an optimizer object or its name.
+            loss: a loss (name, function or object), a list (one per output) or a
+                dict keyed by output name.
+            loss_weights: scalars weighting each output's loss (list or dict).
+            metrics: metrics for every output, a list of lists, or a dict by output.
+            weighted_metrics: like `metrics`, weighted by `sample_weight`.
+            run_eagerly: run the steps without compiling them (debugging).
+            steps_per_execution: steps per compiled call, on every backend.
+            jit_compile: "auto" (the backend's default: compiled on jax and
+                tensorflow, eager on torch), True (XLA / torch.compile) or False.
+            auto_scale_loss: accepted for Keras compatibility.
+        """
+        del auto_scale_loss
+        if isinstance(steps_per_execution, bool) or not isinstance(steps_per_execution, int):
+            raise ValueError(
+                f"`steps_per_execution` must be a positive int. Received: {steps_per_execution!r}."
+            )
+        if steps_per_execution < 1:
+            raise ValueError(
+                f"`steps_per_execution` must be >= 1. Received: {steps_per_execution}."
+            )
+        if jit_compile not in ("auto", True, False):
+            raise ValueError(f"`jit_compile` must be 'auto', True or False. Got {jit_compile!r}.")
+        self.optimizer = _resolve.get_optimizer(optimizer) if optimizer is not None else None
+        self.loss = loss
+        self._compile_loss = CompileLoss(loss, loss_weights) if loss is not None else None
+        has_metrics = metrics is not None or weighted_metrics is not None
+        self._compile_metrics = CompileMetrics(metrics, weighted_metrics) if has_metrics else None
+        self._loss_tracker = MeanTracker("loss")
+        self._run_eagerly = bool(run_eagerly)
+        self._jit_compile = jit_compile
+        self._steps_per_execution = steps_per_execution
+        self._runners = {}
+        self.compiled = True
+
+    @property
+    def run_eagerly(self):
+        return self._run_eagerly
+
+    @run_eagerly.setter
+    def run_eagerly(self, value):
+        self._run_eagerly = bool(value)
+        self._runners = {}
+
+    @property
+    def jit_compile(self):
+        return self._jit_compile
+
+    @property
+    def steps_per_execution(self):
+        return self._steps_per_execution
+
+    # ----- metrics ----------------------------------------------------------------------
+
+    def _layer_metrics(self):
+        own = {id(m) for m in self._compile_metric_objects()}
+        found = []
+        for layer in self._flatten_layers(include_self=True):
+            for value in vars(layer).values():
+                if (
+                    _resolve.is_metric_object(value)
+                    and id(value) not in own
+                    and not any(value is m for m in found)
+                ):
+                    found.append(value)
+        return found
+
+    def _compile_metric_objects(self):
+        found = []
+        if getattr(self, "_loss_tracker", None) is not None:
+            found.append(self._loss_tracker)
+        if self._compile_loss is not None:
+            found.extend(self._compile_loss.trackers)
+        if self._compile_metrics is not None and self._compile_metrics.built:
+            found.extend(self._compile_metrics.metrics)
+        return found
+
+    @property
+    def metrics(self):
+        """The loss tracker(s), the compiled metrics and the metrics held by layers."""
+        return self._compile_metric_objects() + self._layer_metrics()
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    @property
+    def metrics_variables(self):
+        seen, out = set(), []
+        for metric in self.metrics:
+            for v in metric.variables:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    def reset_metrics(self):
+        """Resets every metric's state."""
+        for metric in self.metrics:
+            metric.reset_state()
+
+    # ----- the overridable pieces of a step --------------------------------------------
+
+    def _forward(self, x, training):
+        # mb_layers' Layer.__call__ passes `training` on only to a `call` that takes it.
+        if self._call_has_training_arg:
+            return self(x, training=training)
+        return self(x)
+
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The compiled loss plus the layers' losses (regularization, ``add_loss``)."""
+        del training
+        total = None
+        if self._compile_loss is not None:
+            total = self._compile_loss(y, y_pred, sample_weight)
+        for loss in self.losses:
+            loss = ops.cast(loss, "float32")
+            total = loss if total is None else total + loss
+        if total is None:
+            total = ops.convert_to_tensor(0.0, "float32")
+        if self._loss_tracker is not None:
+            flat_x = tree.flatten(x)
+            size = ops.shape(flat_x[0])[0] if flat_x else 1
+            self._loss_tracker.update_state(total, ops.cast(size, "float32"))
+        return total
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Updates the compiled metrics; returns `get_metrics_result()`."""
+        del x
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        """``{name: result}`` for ``loss``, per-output losses, compiled and layer metrics."""
+        logs = {}
+        if self._loss_tracker is not None:
+            logs["loss"] = self._loss_tracker.result()
+        if self._compile_loss is not None:
+            for tracker in self._compile_loss.trackers:
+                logs[tracker.name] = tracker.result()
+        if self._compile_metrics is not None and self._compile_metrics.built:
+            logs.update(self._compile_metrics.results())
+        for metric in self._layer_metrics():
+            result = metric.result()
+            if isinstance(result, dict):
+                logs.update(result)
+            else:
+                logs[metric.name] = result
+        return logs
+
+    def train_step(self, data):
+        """One training step on a batch (override to customize; stateful style).
+
+        Inside, read and assign variables as usual; differentiate with
+        `mb_train.value_and_gradients`. The trainer runs this method as a pure,
+        compiled function of the model's state on every backend.
+        """
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        variables = self._trainable_cache
+        if variables is None:
+            variables = self.trainable_variables
+
+        def loss_fn():
+            y_pred = self._forward(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            scale = getattr(self.optimizer, "scale_loss", None)
+            return (scale(loss) if scale is not None else loss), y_pred
+
+        _, y_pred, grads = value_and_gradients(loss_fn, variables, has_aux=True)
+        self.optimizer.apply(grads, variables)
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def test_step(self, data):
+        """One evaluation step on a batch; returns the metrics' results."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self._forward(x, training=False)
+        self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def predict_step(self, data):
+        """One prediction step on a batch; returns the model's outputs."""
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self._forward(x, training=False)
+
+    # ----- display ----------------------------------------------------------------------
+
+    def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
+        """Prints a table of the layers with output shapes and parameter counts."""
+        del positions, kwargs
+        _summary.print_summary(self, line_length=line_length, print_fn=print_fn)

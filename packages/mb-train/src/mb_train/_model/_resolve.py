@@ -1,0 +1,165 @@
+"""Turning what `compile` receives (strings, functions, objects) into losses, metrics
+and an optimizer.
+
+`mb_train.losses`, `mb_train.metrics` and `mb_train.optimizers` are sibling
+sub-packages; they are looked up when `compile` runs (not when this module is
+imported) so that a Model can be compiled with loss/metric/optimizer objects
+even in a checkout where a sibling is absent.
+"""
+
+import importlib
+
+from mb_ops import ops
+
+
+def _sibling(name):
+    try:
+        return importlib.import_module(f"mb_train.{name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"mb_train.{name}":
+            raise
+        return None
+
+
+def _lookup(kind, identifier):
+    module = _sibling(kind)
+    if module is None or not hasattr(module, "get"):
+        raise ValueError(
+            f"Could not interpret the {kind[:-1]} identifier {identifier!r}: mb_train.{kind} "
+            f"is not available. Pass a {kind[:-1]} object instead of a string."
+        )
+    return module.get(identifier)
+
+
+class FunctionLoss:
+    """A plain function ``fn(y_true, y_pred) -> per-sample losses`` used as a loss.
+
+    The per-sample values are weighted by `sample_weight` and averaged over the
+    batch ("sum_over_batch_size"), as Keras does for a function given to compile.
+    """
+
+    def __init__(self, fn, name=None):
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", "loss")
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        values = ops.convert_to_tensor(self.fn(y_true, y_pred))
+        values = ops.cast(values, "float32") if values.dtype != "float32" else values
+        if sample_weight is not None:
+            sample_weight = ops.cast(sample_weight, values.dtype)
+            while len(sample_weight.shape) < len(values.shape):
+                sample_weight = ops.expand_dims(sample_weight, -1)
+            values = values * sample_weight
+        size = ops.cast(ops.size(values), values.dtype)
+        return ops.sum(values) / ops.maximum(size, 1.0)
+
+
+def get_loss(identifier):
+    """A callable ``loss(y_true, y_pred, sample_weight=None) -> scalar`` (or None)."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, str | dict):
+        return _lookup("losses", identifier)
+    if isinstance(identifier, type):
+        return identifier()
+    if callable(identifier):
+        if _is_loss_object(identifier):
+            return identifier
+        return FunctionLoss(identifier)
+    raise TypeError(
+        f"A loss must be a string, a Loss object or a function. Received: {identifier!r} "
+        f"(of type {type(identifier).__name__})."
+    )
+
+
+def _is_loss_object(obj):
+    module = _sibling("losses")
+    loss_class = getattr(module, "Loss", None) if module is not None else None
+    if loss_class is not None and isinstance(obj, loss_class):
+        return True
+    # Duck typing: an object with a `call(y_true, y_pred)` and a reduction.
+    return hasattr(obj, "reduction") and hasattr(obj, "call")
+
+
+def get_optimizer(identifier):
+    """An optimizer object from a string, a config dict or an object."""
+    if isinstance(identifier, str | dict):
+        return _lookup("optimizers", identifier)
+    if hasattr(identifier, "apply") and hasattr(identifier, "variables"):
+        return identifier
+    raise TypeError(
+        "`optimizer` must be a string (e.g. 'adam') or an optimizer object. Received: "
+        f"{identifier!r} (of type {type(identifier).__name__})."
+    )
+
+
+def is_metric_object(obj):
+    return hasattr(obj, "update_state") and hasattr(obj, "result") and hasattr(obj, "variables")
+
+
+_ACCURACY = ("accuracy", "acc")
+_CROSSENTROPY = ("crossentropy", "ce")
+
+
+def _loss_name(loss):
+    name = getattr(loss, "name", None) or getattr(loss, "__name__", None)
+    return (name or type(loss).__name__).lower()
+
+
+def get_metric(identifier, y_true, y_pred, loss):
+    """A metric object; "accuracy"/"crossentropy" pick the variant the data calls for."""
+    if is_metric_object(identifier):
+        return identifier
+    module = _sibling("metrics")
+    if isinstance(identifier, str) and identifier.lower() in _ACCURACY + _CROSSENTROPY:
+        kind = _target_kind(y_true, y_pred, loss)
+        short = identifier.lower() in _ACCURACY
+        names = {
+            "binary": ("binary_accuracy", "binary_crossentropy"),
+            "sparse": ("sparse_categorical_accuracy", "sparse_categorical_crossentropy"),
+            "categorical": ("categorical_accuracy", "categorical_crossentropy"),
+        }[kind]
+        metric = _lookup("metrics", names[0] if short else names[1])
+        if hasattr(metric, "update_state"):
+            metric_obj = metric
+        else:
+            metric_obj = module.MeanMetricWrapper(metric, name=identifier)
+        _rename(metric_obj, identifier)
+        return metric_obj
+    if isinstance(identifier, str | dict):
+        found = _lookup("metrics", identifier)
+        if is_metric_object(found):
+            return found
+        return module.MeanMetricWrapper(found, name=identifier)
+    if isinstance(identifier, type):
+        return identifier()
+    if callable(identifier) and module is not None:
+        return module.MeanMetricWrapper(identifier, name=getattr(identifier, "__name__", None))
+    raise TypeError(
+        f"A metric must be a string, a Metric object or a function. Received: {identifier!r} "
+        f"(of type {type(identifier).__name__})."
+    )
+
+
+def _rename(metric, name):
+    try:
+        metric.name = name
+    except AttributeError:
+        metric._name = name
+
+
+def _target_kind(y_true, y_pred, loss):
+    loss_name = _loss_name(loss) if loss is not None else ""
+    if "binary" in loss_name:
+        return "binary"
+    if "sparse" in loss_name:
+        return "sparse"
+    if "categorical" in loss_name:
+        return "categorical"
+    pred_shape = tuple(y_pred.shape)
+    true_shape = tuple(y_true.shape) if y_true is not None else ()
+    if pred_shape and pred_shape[-1] == 1:
+        return "binary"
+    if len(true_shape) < len(pred_shape) or (true_shape and true_shape[-1] == 1):
+        return "sparse"
+    return "categorical"

@@ -1,0 +1,355 @@
+"""`fit`, `evaluate`, `predict` and the ``*_on_batch`` methods, written once."""
+
+import itertools
+
+import numpy as np
+
+from mb_data import EpochIterator, train_validation_split, unpack_x_y_sample_weight
+from mb_graph import tree
+from mb_ops import backends, ops
+from mb_train._progress import is_interactive
+from mb_train._trainer import _runner
+from mb_train.callbacks._callback import logs_to_floats
+from mb_train.callbacks._callback_list import CallbackList
+
+
+def _to_numpy(x):
+    return np.asarray(backends.backend_module("core").convert_to_numpy(x))
+
+
+def _convert_batch(data):
+    def convert(x):
+        if x is None:
+            return None
+        if isinstance(x, np.ndarray) and x.dtype == np.float64:
+            x = x.astype("float32")
+        return ops.convert_to_tensor(x)
+
+    return tree.map_structure(convert, data)
+
+
+def _resolve_verbose(verbose):
+    if verbose == "auto":
+        return 1 if is_interactive() else 2
+    return int(verbose)
+
+
+class TrainerMixin:
+    """The training loop of `Model`; the step itself is `StepRunner`'s."""
+
+    def _init_trainer(self):
+        self.optimizer = None
+        self.loss = None
+        self.history = None
+        self.stop_training = False
+        self.compiled = False
+        self._compile_loss = None
+        self._compile_metrics = None
+        self._loss_tracker = None
+        self._runners = {}
+        self._trainable_cache = None
+        self._run_eagerly = False
+        self._jit_compile = "auto"
+        self._steps_per_execution = 1
+
+    def _assert_compiled(self, method):
+        if not self.compiled:
+            raise RuntimeError(
+                f"You must call `compile()` before `{method}()`. Example: "
+                "model.compile(optimizer='adam', loss='mse')."
+            )
+
+    # ----- building before the first step ---------------------------------------------
+
+    def _build_for_batch(self, data, training):
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self._forward(x, training=False)
+        if self._compile_loss is not None and not self._compile_loss.built:
+            self._compile_loss.build(self, y, y_pred)
+        if self._compile_metrics is not None and not self._compile_metrics.built:
+            losses = self._compile_loss.losses if self._compile_loss is not None else []
+            self._compile_metrics.build(self, y, y_pred, losses)
+        if self._compile_loss is not None:
+            try:
+                self._compile_loss(y, y_pred, sample_weight)
+            except (ValueError, TypeError, RuntimeError, IndexError) as error:
+                shapes_y = [tuple(getattr(t, "shape", ())) for t in tree.flatten(y)]
+                shapes_p = [tuple(getattr(t, "shape", ())) for t in tree.flatten(y_pred)]
+                raise ValueError(
+                    f"The loss cannot be computed on the first batch: targets of shape(s) "
+                    f"{shapes_y} do not fit predictions of shape(s) {shapes_p} for loss "
+                    f"{self.loss!r}. Check the labels' shape (e.g. integer labels of shape "
+                    f"(batch,) need a sparse_* loss, one-hot labels a categorical one). "
+                    f"The loss raised: {error}"
+                ) from error
+        if training and self.optimizer is not None and not getattr(self.optimizer, "built", True):
+            self.optimizer.build(self.trainable_variables)
+        self.reset_metrics()
+
+    def _compile_mode(self):
+        if self._run_eagerly:
+            return False
+        return self._jit_compile
+
+    def _runner(self, mode):
+        trainable = self.trainable_variables
+        non_trainable = self.non_trainable_variables
+        metrics = self.metrics_variables
+        if mode == "train":
+            read_only = []
+            mutable = trainable + non_trainable + list(self.optimizer.variables) + metrics
+            method = self.train_step
+        elif mode == "test":
+            read_only, mutable, method = trainable, non_trainable + metrics, self.test_step
+        else:
+            read_only, mutable, method = trainable, non_trainable, self.predict_step
+        key = (mode, tuple(id(v) for v in read_only), tuple(id(v) for v in mutable))
+        runner = self._runners.get(mode)
+        if runner is None or runner.key != key:
+            spe = self._steps_per_execution if mode != "predict" else 1
+            runner = _runner.StepRunner(
+                method, read_only, mutable, self._compile_mode(), steps_per_execution=spe
+            )
+            runner.key = key
+            self._runners[mode] = runner
+        self._trainable_cache = trainable
+        return runner
+
+    def _callbacks(self, callbacks, verbose, **params):
+        if isinstance(callbacks, CallbackList):
+            callbacks.set_model(self)
+            callbacks.set_params({"verbose": verbose, **params})
+            return callbacks
+        return CallbackList(
+            callbacks,
+            add_history=params.get("mode") == "fit",
+            add_progbar=verbose != 0,
+            model=self,
+            verbose=verbose,
+            **params,
+        )
+
+    # ----- fit ------------------------------------------------------------------------
+
+    def fit(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        epochs=1,
+        verbose="auto",
+        callbacks=None,
+        validation_split=0.0,
+        validation_data=None,
+        shuffle=True,
+        class_weight=None,
+        sample_weight=None,
+        initial_epoch=0,
+        steps_per_epoch=None,
+        validation_steps=None,
+        validation_batch_size=None,
+        validation_freq=1,
+    ):
+        """Trains the model; returns a `History` of the per-epoch logs (Keras's `fit`)."""
+        self._assert_compiled("fit")
+        _runner.check_can_train()
+        if self._compile_loss is None:
+            raise ValueError(
+                "fit() needs a loss: the model was compiled without one. Pass `loss=` to "
+                "compile (or override `train_step`)."
+            )
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = train_validation_split(
+                (x, y, sample_weight), validation_split
+            )
+        iterator = EpochIterator(
+            x,
+            y,
+            sample_weight,
+            batch_size=batch_size,
+            steps_per_epoch=steps_per_epoch,
+            shuffle=shuffle,
+            class_weight=class_weight,
+            steps_per_execution=self._steps_per_execution,
+        )
+        val_iterator = None
+        if validation_data is not None:
+            vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
+            val_iterator = EpochIterator(
+                vx,
+                vy,
+                vsw,
+                batch_size=validation_batch_size or batch_size,
+                steps_per_epoch=validation_steps,
+                steps_per_execution=self._steps_per_execution,
+            )
+        verbose = _resolve_verbose(verbose)
+        pending = None
+        if not self._ready_for("train"):
+            chunks = iterator.enumerate_epoch()
+            first = next(chunks, None)
+            if first is None:
+                raise ValueError("fit() received no data: the input yielded no batch.")
+            self._build_for_batch(first[2][0], training=True)
+            pending = itertools.chain([first], chunks)
+        runner = self._runner("train")
+        callbacks = self._callbacks(
+            callbacks, verbose, epochs=epochs, steps=iterator.num_batches, mode="fit"
+        )
+        self.stop_training = False
+        callbacks.on_train_begin()
+        epoch_logs = {}
+        training_logs = None
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            callbacks.on_epoch_begin(epoch)
+            chunks, pending = (pending or iterator.enumerate_epoch()), None
+            logs = None
+            for begin, end, batches in chunks:
+                callbacks.on_train_batch_begin(begin)
+                if len(batches) == 1:
+                    logs = runner.run(batches[0])
+                else:
+                    logs = runner.run_many(batches)
+                callbacks.on_train_batch_end(end, logs)
+                if self.stop_training:
+                    break
+            epoch_logs = logs_to_floats(logs) if logs is not None else {}
+            training_logs = dict(epoch_logs)
+            if val_iterator is not None and _should_validate(epoch, validation_freq):
+                val_logs = self._evaluate_iterator(val_iterator, callbacks)
+                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+            callbacks.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        if pending is not None:
+            pending.close() if hasattr(pending, "close") else None
+        callbacks.on_train_end(training_logs)
+        return self.history
+
+    def _ready_for(self, mode):
+        if self._compile_loss is not None and not self._compile_loss.built:
+            return False
+        if self._compile_metrics is not None and not self._compile_metrics.built:
+            return False
+        if mode == "train" and not getattr(self.optimizer, "built", True):
+            return False
+        return self.built
+
+    # ----- evaluate -------------------------------------------------------------------
+
+    def _evaluate_iterator(self, iterator, callbacks):
+        runner = None
+        self.reset_metrics()
+        callbacks.on_test_begin()
+        logs = None
+        for begin, end, batches in iterator.enumerate_epoch():
+            if runner is None:
+                if not self._ready_for("test"):
+                    self._build_for_batch(batches[0], training=False)
+                runner = self._runner("test")
+            callbacks.on_test_batch_begin(begin)
+            logs = runner.run(batches[0]) if len(batches) == 1 else runner.run_many(batches)
+            callbacks.on_test_batch_end(end, logs)
+        logs = logs_to_floats(logs) if logs is not None else {}
+        callbacks.on_test_end(logs)
+        return logs
+
+    def evaluate(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        verbose="auto",
+        sample_weight=None,
+        steps=None,
+        callbacks=None,
+        return_dict=False,
+    ):
+        """Returns the loss and metrics on the data (a list, or a dict with `return_dict`)."""
+        self._assert_compiled("evaluate")
+        iterator = EpochIterator(
+            x,
+            y,
+            sample_weight,
+            batch_size=batch_size,
+            steps_per_epoch=steps,
+            steps_per_execution=self._steps_per_execution,
+        )
+        verbose = _resolve_verbose(verbose)
+        callbacks = self._callbacks(callbacks, verbose, steps=iterator.num_batches, mode="evaluate")
+        logs = self._evaluate_iterator(iterator, callbacks)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    # ----- predict --------------------------------------------------------------------
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The model's outputs on `x`, as NumPy arrays (batches concatenated)."""
+        iterator = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
+        verbose = _resolve_verbose(verbose)
+        callbacks = self._callbacks(callbacks, verbose, steps=iterator.num_batches, mode="predict")
+        callbacks.on_predict_begin()
+        runner = None
+        outputs = []
+        for begin, end, batches in iterator.enumerate_epoch():
+            for data in batches:
+                if runner is None:
+                    if not self.built:
+                        x_batch, _, _ = unpack_x_y_sample_weight(data)
+                        self(x_batch)
+                    runner = self._runner("predict")
+                callbacks.on_predict_batch_begin(begin)
+                outputs.append(runner.run(data))
+            callbacks.on_predict_batch_end(end, {"outputs": outputs[-1]} if outputs else None)
+        callbacks.on_predict_end()
+        if not outputs:
+            raise ValueError("predict() received no data: the input yielded no batch.")
+        return tree.map_structure(
+            lambda *xs: np.concatenate([_to_numpy(v) for v in xs], axis=0), *outputs
+        )
+
+    # ----- single batches -------------------------------------------------------------
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One training step on one batch; returns the logs (accumulated since the last
+        `reset_metrics`)."""
+        self._assert_compiled("train_on_batch")
+        _runner.check_can_train()
+        if class_weight is not None:
+            raise ValueError("train_on_batch: pass per-sample weights as `sample_weight`.")
+        data = _convert_batch((x, y, sample_weight) if sample_weight is not None else (x, y))
+        if not self._ready_for("train"):
+            self._build_for_batch(data, training=True)
+        logs = logs_to_floats(self._runner("train").run(data))
+        return logs if return_dict else _as_list(logs)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """One evaluation step on one batch; returns the logs."""
+        self._assert_compiled("test_on_batch")
+        data = _convert_batch((x, y, sample_weight) if sample_weight is not None else (x, y))
+        if not self._ready_for("test"):
+            self._build_for_batch(data, training=False)
+        logs = logs_to_floats(self._runner("test").run(data))
+        return logs if return_dict else _as_list(logs)
+
+    def predict_on_batch(self, x):
+        """The model's outputs on one batch, as NumPy arrays."""
+        data = _convert_batch(x)
+        if not self.built:
+            self(data)
+        outputs = self._runner("predict").run((data,))
+        return tree.map_structure(_to_numpy, outputs)
+
+
+def _as_list(logs):
+    values = list(logs.values())
+    return values[0] if len(values) == 1 else values
+
+
+def _should_validate(epoch, validation_freq):
+    if isinstance(validation_freq, int):
+        return (epoch + 1) % validation_freq == 0
+    return (epoch + 1) in validation_freq

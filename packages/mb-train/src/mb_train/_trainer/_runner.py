@@ -1,0 +1,153 @@
+"""The one training loop's core: a pure step of explicit state, compiled by the backend.
+
+`StepRunner` turns a model method written in the stateful style (``train_step(data)``,
+reading and assigning variables) into a pure function
+``step(read_only_values, mutable_values, data) -> (new_mutable_values, outputs)``
+by running it in a `StatelessScope` that maps every variable to the value given.
+The backend's ``training.jit`` compiles that function (jax, tensorflow) or leaves
+it eager (torch), ``training.multi_step`` runs several steps per call where the
+backend has it, and after each call the new values are written back into the live
+variables, so user code between steps (callbacks) always reads and assigns the
+real state, on every backend.
+"""
+
+from mb_graph import tree
+from mb_ops import StatelessScope, backends
+
+_NOT_TRAINABLE = (
+    "fit() and train_on_batch() need a backend that can differentiate; the {name} backend "
+    "is inference-only ({reason}). Select jax, torch or tensorflow with MB_BACKEND, e.g. "
+    "MB_BACKEND=jax. evaluate() and predict() work on every backend."
+)
+
+
+def training_module():
+    """The active backend's ``training`` module, or None when it has none yet."""
+    try:
+        return backends.backend_module("training")
+    except ModuleNotFoundError:
+        return None
+
+
+def check_can_train():
+    """Raise a clear error when the active backend cannot train."""
+    module = training_module()
+    name = backends.resolve_backend_name()
+    if module is None:
+        raise NotImplementedError(
+            _NOT_TRAINABLE.format(name=name, reason="it has no `training` module")
+        )
+    unsupported = getattr(module, "UNSUPPORTED", {})
+    if "value_and_grad" in unsupported:
+        raise NotImplementedError(
+            _NOT_TRAINABLE.format(name=name, reason=unsupported["value_and_grad"])
+        )
+    return module
+
+
+class StepRunner:
+    """Runs one of the model's step methods as a pure, compiled function.
+
+    Args:
+        method: the bound step method, ``method(data) -> outputs``.
+        read_only: variables the step reads but never changes.
+        mutable: variables the step may assign (their new values are written back).
+        compile: True/False, or "auto" for the backend's default compilation.
+        steps_per_execution: steps per compiled call (train/test only).
+        donate: let the engine reuse the mutable state's buffers (jax).
+    """
+
+    def __init__(self, method, read_only, mutable, compile="auto", steps_per_execution=1):
+        self.method = method
+        self.read_only = list(read_only)
+        self.mutable = list(mutable)
+        self.steps_per_execution = steps_per_execution
+        self._module = training_module()
+        self._step = self._compile(self._pure, compile, donate=(1,))
+        self._multi = None
+        if steps_per_execution > 1:
+            self._multi = self._make_multi(compile)
+
+    # ----- the pure function ----------------------------------------------------------
+
+    def _pure(self, read_only_values, mutable_values, data):
+        mapping = list(zip(self.read_only, read_only_values, strict=True))
+        mapping += list(zip(self.mutable, mutable_values, strict=True))
+        with StatelessScope(mapping, initialize_variables=False) as scope:
+            outputs = self.method(data)
+        new = [scope.get_current_value(v) for v in self.mutable]
+        return new, outputs
+
+    def _compile(self, fn, compile, donate):
+        if compile is False or self._module is None:
+            return fn
+        jit = getattr(self._module, "jit", None)
+        if jit is None or "jit" in getattr(self._module, "UNSUPPORTED", {}):
+            return fn
+        options = {"donate_argnums": donate}
+        if compile is True:
+            options["jit_compile"] = True
+        try:
+            return jit(fn, **options)
+        except TypeError:
+            options.pop("donate_argnums")
+            return jit(fn, **options)
+
+    def _make_multi(self, compile):
+        multi_step = getattr(self._module, "multi_step", None)
+        if multi_step is None or compile is False:
+            return None
+
+        def body(state, data):
+            read_only, mutable = state
+            new, outputs = self._pure(read_only, mutable, data)
+            return (read_only, new), outputs
+
+        kwargs = {"jit_compile": True} if compile is True else {}
+        try:
+            return multi_step(body, self.steps_per_execution, **kwargs)
+        except TypeError:
+            return multi_step(body, self.steps_per_execution)
+
+    # ----- running --------------------------------------------------------------------
+
+    def _state(self):
+        return [v.value for v in self.read_only], [v.value for v in self.mutable]
+
+    def _write_back(self, new_values):
+        for variable, value in zip(self.mutable, new_values, strict=True):
+            variable._direct_assign(value)
+
+    def run(self, data):
+        """One step on one batch; returns the step's outputs."""
+        read_only, mutable = self._state()
+        new, outputs = self._step(read_only, mutable, data)
+        self._write_back(new)
+        return outputs
+
+    def run_many(self, batches):
+        """Several steps (one compiled call when they stack); returns the last outputs."""
+        if (
+            self._multi is not None
+            and len(batches) == self.steps_per_execution
+            and _same_shapes(batches)
+        ):
+            state = self._state()
+            (read_only, new), outputs = self._multi(state, list(batches))
+            # The engine may have reused the input buffers: write both groups back.
+            for variable, value in zip(self.read_only, read_only, strict=True):
+                variable._direct_assign(value)
+            self._write_back(new)
+            return outputs
+        outputs = None
+        for data in batches:
+            outputs = self.run(data)
+        return outputs
+
+
+def _same_shapes(batches):
+    first = [tuple(getattr(x, "shape", ())) for x in tree.flatten(batches[0])]
+    for batch in batches[1:]:
+        if [tuple(getattr(x, "shape", ())) for x in tree.flatten(batch)] != first:
+            return False
+    return True
