@@ -12,7 +12,7 @@ from typing import Any
 
 from mb_ops import _backends
 from mb_ops._scopes import name_scope
-from mb_ops._state import get_uid, register_reset_hook
+from mb_ops._state import auto_name, register_reset_hook
 
 
 def _core() -> Any:
@@ -45,10 +45,7 @@ class SeedGenerator:
     def __init__(self, seed: int | None = None, name: str | None = None, **kwargs: Any) -> None:
         if kwargs:
             raise TypeError(f"SeedGenerator got unexpected arguments: {sorted(kwargs)}.")
-        if name is None:
-            uid = get_uid("seed_generator")
-            name = "seed_generator" if uid == 1 else f"seed_generator_{uid - 1}"
-        self.name = name
+        self.name = name or auto_name("seed_generator")
         if seed is None:
             seed = make_default_seed()
         elif isinstance(seed, bool) or not isinstance(seed, int):

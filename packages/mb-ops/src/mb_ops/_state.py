@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
 from typing import Any
+
+from mb_graph import naming
 
 
 class _ThreadState(threading.local):
@@ -18,22 +19,24 @@ class _ThreadState(threading.local):
 
 STATE = _ThreadState()
 
-# Name counters are process-wide (names must be unique across threads too).
-_uid_lock = threading.Lock()
-_uids: defaultdict[str, int] = defaultdict(int)
 _reset_hooks: list[Any] = []
 
 
 def get_uid(prefix: str = "") -> int:
-    """Return 1, 2, 3, … for successive calls with the same prefix."""
-    with _uid_lock:
-        _uids[prefix] += 1
-        return _uids[prefix]
+    """Return 1, 2, 3, … for successive calls with the same prefix (``keras.backend.get_uid``).
+
+    The counters are mb_graph's, shared with operation and layer names.
+    """
+    return naming.get_uid(prefix)
+
+
+def auto_name(prefix: str) -> str:
+    """``prefix``, then ``prefix_1``, ``prefix_2``, … (snake case)."""
+    return naming.auto_name(prefix)
 
 
 def reset_uids() -> None:
-    with _uid_lock:
-        _uids.clear()
+    naming.reset_uids()
 
 
 def register_reset_hook(fn: Any) -> None:

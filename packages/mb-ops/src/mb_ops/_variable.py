@@ -18,7 +18,7 @@ import numpy as np
 
 from mb_ops import _backends, _dtypes
 from mb_ops._scopes import current_path
-from mb_ops._state import STATE, get_uid
+from mb_ops._state import STATE, auto_name
 
 _AGGREGATIONS = ("none", "mean", "sum", "only_first_replica")
 _SYNCHRONIZATIONS = ("none", "on_read", "on_write", "auto")
@@ -46,20 +46,6 @@ def _core() -> Any:
     if _Hooks.core is None:
         _Hooks.core = _backends.backend_module("core")
     return _Hooks.core
-
-
-def _snake_case(name: str) -> str:
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i and not name[i - 1].isupper():
-            out.append("_")
-        out.append(ch.lower())
-    return "".join(out)
-
-
-def _auto_name(prefix: str) -> str:
-    uid = get_uid(prefix)
-    return prefix if uid == 1 else f"{prefix}_{uid - 1}"
 
 
 def standardize_shape(shape: Any) -> tuple[int, ...]:
@@ -124,7 +110,7 @@ class Variable:
     ) -> None:
         if kwargs:
             raise TypeError(f"Variable got unexpected keyword arguments: {sorted(kwargs)}.")
-        name = name or _auto_name(_snake_case(type(self).__name__).removeprefix("_"))
+        name = name or auto_name(type(self).__name__.lstrip("_"))
         if not isinstance(name, str) or "/" in name:
             raise ValueError(
                 f"A Variable name must be a string without '/', received name={name!r}."
@@ -371,7 +357,7 @@ class Variable:
     # ----- conversions and Python operators ------------------------------------------
 
     def _ops(self) -> Any:
-        return _Hooks.ops if _Hooks.ops is not None else _BackendOps
+        return _Hooks.ops
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         out = self.numpy()
@@ -418,11 +404,9 @@ class Variable:
         return self._ops().absolute(self)
 
     def __invert__(self) -> Any:
-        return (
-            self._ops().logical_not(self)
-            if self._dtype == "bool"
-            else (self._ops().bitwise_not(self))
-        )
+        if self._dtype == "bool":
+            return self._ops().logical_not(self)
+        return self._ops().bitwise_not(self)
 
     def __round__(self, ndigits: Any = None) -> Any:
         return self._ops().round(self, decimals=ndigits or 0)
@@ -466,19 +450,3 @@ for _dunder, _op in (
     ("ge", "greater_equal"),
 ):
     setattr(Variable, f"__{_dunder}__", _binary(_op))
-
-
-class _BackendOpsMeta(type):
-    # Before mb_ops' own op functions exist, operators go straight to the backend.
-    def __getattr__(cls, name: str) -> Any:
-        fn = getattr(_backends.backend_module("numpy"), name)
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            args = tuple(a.value if isinstance(a, Variable) else a for a in args)
-            return fn(*args, **kwargs)
-
-        return call
-
-
-class _BackendOps(metaclass=_BackendOpsMeta):
-    pass
