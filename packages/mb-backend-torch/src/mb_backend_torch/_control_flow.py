@@ -164,4 +164,5 @@ def associative_scan(f, elems, reverse=False, axis=0):
 
 def vectorized_map(function, elements):
     """``function`` mapped over the first axis of ``elements`` with ``torch.vmap``."""
-    return torch.vmap(function)(elements)
+    # One (possibly nested) argument, mapped leafwise as jax.vmap does.
+    return torch.vmap(function)(_nest.map_structure(to_tensor, elements))

@@ -115,4 +115,6 @@ def pinv(x, rtol=1e-15):
 
 
 def jvp(fun, primals, tangents, has_aux=False):
+    primals = tuple(t(p) for p in primals)
+    tangents = tuple(t(v).to(p.dtype) for v, p in zip(tangents, primals, strict=True))
     return torch.func.jvp(fun, primals, tangents, has_aux=has_aux)
