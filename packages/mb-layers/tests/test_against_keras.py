@@ -17,7 +17,7 @@ def _data(*shape):
 
 
 def _built(layer, inputs):
-    layer(inputs)
+    layer(*inputs) if isinstance(inputs, tuple) else layer(inputs)
     # Positive values keep variances (BatchNormalization) meaningful.
     layer.set_weights([np.abs(_data(*w.shape)) + 0.1 for w in layer.weights])
     return layer
@@ -128,5 +128,24 @@ def test_convolution_layers_match_keras():
         (_built(layers.DepthwiseConv2D(3, padding="same"), x2), x2, {}),
         (_built(layers.SeparableConv1D(5, 3), x1), x1, {}),
         (_built(layers.SeparableConv2D(5, 3, depth_multiplier=2), x2), x2, {}),
+    ]
+    compare_with_keras(cases, atol=1e-4, rtol=1e-4)
+
+
+def test_attention_layers_match_keras():
+    q, v = _data(2, 3, 8), _data(2, 5, 8)
+    value_mask = np.array([[True] * 5, [True, True, True, False, False]])
+    cases = [
+        (_built(layers.Attention(use_scale=True), [q, v]), [q, v], {}),
+        (_built(layers.Attention(score_mode="concat"), [q, v]), [q, v], {}),
+        (layers.Attention(), [q, v], {"mask": [None, value_mask]}),
+        (_built(layers.AdditiveAttention(), [q, v]), [q, v], {}),
+        (_built(layers.MultiHeadAttention(2, 4), (q, v)), (q, v), {}),
+        (
+            _built(layers.MultiHeadAttention(2, 3, value_dim=5, output_shape=6), (q, v)),
+            (q, v),
+            {"use_causal_mask": True},
+        ),
+        (_built(layers.GroupedQueryAttention(4, 4, 2), (q, v)), (q, v), {"value_mask": value_mask}),
     ]
     compare_with_keras(cases, atol=1e-4, rtol=1e-4)

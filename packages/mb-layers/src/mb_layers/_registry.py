@@ -25,11 +25,13 @@ def builtin_classes():
 def serialize(layer):
     """``{"module", "class_name", "config", "registered_name"[, "build_config"]}``."""
     cls = type(layer)
-    entry = _BUILTINS.get(cls.__name__)
+    # Keras exports some classes under another name (GroupedQueryAttention).
+    export_name = cls.__dict__.get("_keras_export_name", cls.__name__)
+    entry = _BUILTINS.get(export_name)
     if entry is not None and entry[0] is cls:
         out = {
             "module": entry[1],
-            "class_name": cls.__name__,
+            "class_name": export_name,
             "config": layer.get_config(),
             "registered_name": entry[2],
         }

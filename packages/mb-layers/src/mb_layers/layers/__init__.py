@@ -11,6 +11,10 @@ from mb_layers.layers._activation_layers import LeakyReLU as LeakyReLU
 from mb_layers.layers._activation_layers import PReLU as PReLU
 from mb_layers.layers._activation_layers import ReLU as ReLU
 from mb_layers.layers._activation_layers import Softmax as Softmax
+from mb_layers.layers._attention import AdditiveAttention as AdditiveAttention
+from mb_layers.layers._attention import Attention as Attention
+from mb_layers.layers._attention import GroupedQueryAttention as GroupedQueryAttention
+from mb_layers.layers._attention import MultiHeadAttention as MultiHeadAttention
 from mb_layers.layers._convolutional import Conv1D as Conv1D
 from mb_layers.layers._convolutional import Conv1DTranspose as Conv1DTranspose
 from mb_layers.layers._convolutional import Conv2D as Conv2D
@@ -89,6 +93,7 @@ from mb_layers.layers._reshaping import ZeroPadding2D as ZeroPadding2D
 from mb_layers.layers._reshaping import ZeroPadding3D as ZeroPadding3D
 
 # Keras's alias names (``keras.layers.Convolution2D is Conv2D``).
+GroupQueryAttention = GroupedQueryAttention
 Convolution1D = Conv1D
 Convolution2D = Conv2D
 Convolution3D = Conv3D

@@ -31,12 +31,20 @@ for i, case in enumerate(cases):
     config.pop("build_config", None)
     layer = keras.layers.deserialize(config)
     inputs = [arrays[f"{i}_in_{j}"] for j in range(case["num_inputs"])]
-    inputs = inputs if case["is_list"] else inputs[0]
-    kwargs = case["kwargs"]
+    kwargs = dict(case["kwargs"])
+    for k, v in kwargs.items():
+        if k == "mask" and isinstance(v, list):
+            kwargs[k] = [None if m is None else np.asarray(m) for m in v]
+        elif k.endswith("mask") and v is not None:
+            kwargs[k] = np.asarray(v)
+    def run():
+        if case["positional"]:
+            return layer(*inputs, **kwargs)
+        return layer(inputs if case["is_list"] else inputs[0], **kwargs)
     if case["num_weights"]:
-        layer(inputs, **kwargs)
+        run()
         layer.set_weights([arrays[f"{i}_w_{k}"] for k in range(case["num_weights"])])
-    out = layer(inputs, **kwargs)
+    out = run()
     outs = out if isinstance(out, (list, tuple)) else [out]
     for k, o in enumerate(outs):
         results[f"{i}_out_{k}"] = keras.ops.convert_to_numpy(o)
@@ -44,16 +52,29 @@ np.savez(f"{folder}/results.npz", **results)
 """
 
 
+def _jsonable(value):
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
 def keras_outputs(cases):
     """Keras 3's outputs for `cases`: a list of ``(layer, inputs, call_kwargs)``.
 
-    `layer` must be built (its weights are copied). Returns one list of
-    output arrays per case.
+    `layer` must be built (its weights are copied). `inputs` given as a tuple
+    are passed as positional arguments (``layer(query, value)``), a list as
+    one argument. Array call arguments named ``*mask`` are supported. Returns
+    one list of output arrays per case.
     """
     with tempfile.TemporaryDirectory() as folder:
         meta, arrays = [], {}
         for i, (layer, inputs, kwargs) in enumerate(cases):
             is_list = isinstance(inputs, (list, tuple))
+            positional = isinstance(inputs, tuple)
             flat = list(inputs) if is_list else [inputs]
             weights = layer.get_weights()
             for j, x in enumerate(flat):
@@ -65,8 +86,9 @@ def keras_outputs(cases):
                     "config": _registry.serialize(layer),
                     "num_inputs": len(flat),
                     "is_list": is_list,
+                    "positional": positional,
                     "num_weights": len(weights),
-                    "kwargs": kwargs,
+                    "kwargs": _jsonable(kwargs),
                 }
             )
         with open(os.path.join(folder, "cases.json"), "w") as f:
@@ -98,7 +120,7 @@ def compare_with_keras(cases, atol=1e-5, rtol=1e-5):
     """Asserts mb's outputs equal Keras 3's for each ``(layer, inputs, call_kwargs)``."""
     expected = keras_outputs(cases)
     for (layer, inputs, kwargs), reference in zip(cases, expected, strict=True):
-        got = layer(inputs, **kwargs)
+        got = layer(*inputs, **kwargs) if isinstance(inputs, tuple) else layer(inputs, **kwargs)
         got = got if isinstance(got, (list, tuple)) else [got]
         assert len(got) == len(reference), layer.name
         for g, r in zip(got, reference, strict=True):

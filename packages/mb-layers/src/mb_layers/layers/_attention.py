@@ -1,0 +1,695 @@
+"""Attention layers: dot-product (`Attention`), `AdditiveAttention`,
+`MultiHeadAttention` and `GroupedQueryAttention`."""
+
+import math
+import string
+
+from mb_graph import KerasTensor
+from mb_layers import constraints, initializers, regularizers
+from mb_layers._layer import Layer
+from mb_layers._ops import ops
+from mb_layers._ops import random as random_ops
+from mb_layers.layers._activation_layers import Softmax
+from mb_layers.layers._dense import _maybe
+from mb_layers.layers._einsum_dense import EinsumDense
+from mb_layers.layers._regularization import Dropout
+from mb_ops.random import SeedGenerator
+
+_LETTERS = string.ascii_lowercase
+
+
+def _causal_mask(query, value):
+    q_len = ops.shape(query)[1]
+    v_len = q_len if value is None else ops.shape(value)[1]
+    ones = ops.ones((1, q_len, v_len), dtype="int32")
+    return ops.greater_equal(ops.cumsum(ones, axis=-2), ops.cumsum(ones, axis=-1))
+
+
+def _combine_masks(query, value, query_mask, value_mask, key_mask, attention_mask, causal):
+    """The [B, T, S] boolean mask from per-sequence masks, causality and an explicit mask."""
+    auto = None
+    if query_mask is not None:
+        auto = ops.expand_dims(ops.cast(query_mask, "bool"), -1)
+    for mask in (value_mask, key_mask):
+        if mask is not None:
+            mask = ops.expand_dims(ops.cast(mask, "bool"), -2)
+            auto = mask if auto is None else ops.logical_and(auto, mask)
+    if causal:
+        mask = _causal_mask(query, value)
+        auto = mask if auto is None else ops.logical_and(auto, mask)
+    if attention_mask is not None:
+        attention_mask = ops.cast(attention_mask, "bool")
+    if auto is not None:
+        attention_mask = auto if attention_mask is None else ops.logical_and(attention_mask, auto)
+    return attention_mask
+
+
+class _BaseDenseAttention(Layer):
+    def __init__(self, dropout=0.0, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.dropout = dropout
+        self.seed = seed
+        self.seed_generator = SeedGenerator(seed) if dropout > 0 else None
+        self.supports_masking = True
+
+    def _validate(self, inputs):
+        if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
+            raise ValueError(
+                f"{type(self).__name__} takes a list [query, value] or [query, value, key]. "
+                f"Received: {inputs!r}"
+            )
+
+    def call(
+        self,
+        inputs,
+        mask=None,
+        training=False,
+        return_attention_scores=False,
+        use_causal_mask=False,
+    ):
+        self._validate(inputs)
+        query, value = inputs[0], inputs[1]
+        key = inputs[2] if len(inputs) > 2 else value
+        query_mask = mask[0] if mask else None
+        value_mask = mask[1] if mask else None
+        scores = self._calculate_scores(query, key)
+        scores_mask = None
+        if use_causal_mask:
+            scores_mask = _causal_mask(query, value)
+        if value_mask is not None:
+            value_mask = ops.expand_dims(ops.cast(value_mask, "bool"), -2)
+            scores_mask = (
+                value_mask if scores_mask is None else ops.logical_and(scores_mask, value_mask)
+            )
+        if scores_mask is not None:
+            big = 65504.0 if str(scores.dtype).endswith("float16") else 1.0e9
+            scores = ops.subtract(
+                scores, ops.multiply(big, ops.cast(ops.logical_not(scores_mask), scores.dtype))
+            )
+        weights = ops.softmax(scores, axis=-1)
+        if training and self.dropout > 0:
+            weights = random_ops.dropout(weights, self.dropout, seed=self.seed_generator)
+        result = ops.matmul(weights, value)
+        if query_mask is not None:
+            result = ops.multiply(result, ops.cast(ops.expand_dims(query_mask, -1), result.dtype))
+        if return_attention_scores:
+            return result, weights
+        return result
+
+    def compute_mask(self, inputs, mask=None):
+        if mask is None or mask[0] is None:
+            return None
+        return mask[0]
+
+    def compute_output_shape(self, input_shape):
+        query_shape, value_shape = input_shape[0], input_shape[1]
+        return (*tuple(query_shape)[:-1], value_shape[-1])
+
+    def compute_output_spec(
+        self,
+        inputs,
+        mask=None,
+        training=False,
+        return_attention_scores=False,
+        use_causal_mask=False,
+    ):
+        self._validate(inputs)
+        output_shape = self.compute_output_shape([x.shape for x in inputs])
+        out = KerasTensor(output_shape, dtype=self.compute_dtype)
+        if return_attention_scores:
+            scores_shape = (*inputs[0].shape[:-1], inputs[1].shape[1])
+            return out, KerasTensor(scores_shape, dtype=self.compute_dtype)
+        return out
+
+    def get_config(self):
+        return {**super().get_config(), "dropout": self.dropout, "seed": self.seed}
+
+
+class Attention(_BaseDenseAttention):
+    """Dot-product (Luong-style) attention over ``[query, value(, key)]``.
+
+    Args:
+        use_scale: learn a scalar that scales the scores.
+        score_mode: ``"dot"`` or ``"concat"``.
+        dropout: dropout rate on the attention weights (training only).
+        seed: seed of that dropout.
+    """
+
+    def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
+        super().__init__(dropout=dropout, seed=seed, **kwargs)
+        if score_mode not in ("dot", "concat"):
+            raise ValueError(
+                f"Attention score_mode must be 'dot' or 'concat'. Received: {score_mode!r}."
+            )
+        self.use_scale = use_scale
+        self.score_mode = score_mode
+
+    def build(self, input_shape):
+        self._validate(input_shape)
+        self.scale = (
+            self.add_weight(name="scale", shape=(), initializer="ones")
+            if (self.use_scale)
+            else None
+        )
+        self.concat_score_weight = (
+            self.add_weight(name="concat_score_weight", shape=(), initializer="ones")
+            if self.score_mode == "concat"
+            else None
+        )
+
+    def _calculate_scores(self, query, key):
+        if self.score_mode == "dot":
+            scores = ops.matmul(query, ops.transpose(key, (0, 2, 1)))
+            if self.scale is not None:
+                scores = ops.multiply(scores, self.scale)
+            return scores
+        q = ops.expand_dims(query, -2)
+        k = ops.expand_dims(key, -3)
+        summed = ops.add(q, k)
+        if self.scale is not None:
+            summed = ops.multiply(self.scale, summed)
+        return ops.multiply(self.concat_score_weight, ops.sum(ops.tanh(summed), axis=-1))
+
+    def get_config(self):
+        base = super().get_config()
+        dropout, seed = base.pop("dropout"), base.pop("seed")
+        return {
+            **base,
+            "use_scale": self.use_scale,
+            "score_mode": self.score_mode,
+            "dropout": dropout,
+            "seed": seed,
+        }
+
+
+class AdditiveAttention(_BaseDenseAttention):
+    """Additive (Bahdanau-style) attention over ``[query, value(, key)]``.
+
+    Args:
+        use_scale: learn one scale per feature.
+        dropout, seed: dropout on the attention weights.
+    """
+
+    def __init__(self, use_scale=True, dropout=0.0, seed=None, **kwargs):
+        super().__init__(dropout=dropout, seed=seed, **kwargs)
+        self.use_scale = use_scale
+
+    def build(self, input_shape):
+        self._validate(input_shape)
+        dim = input_shape[0][-1]
+        self.scale = (
+            self.add_weight(name="scale", shape=(dim,), initializer="glorot_uniform")
+            if self.use_scale
+            else None
+        )
+
+    def _calculate_scores(self, query, key):
+        summed = ops.tanh(ops.add(ops.expand_dims(query, -2), ops.expand_dims(key, -3)))
+        if self.scale is not None:
+            summed = ops.multiply(self.scale, summed)
+        return ops.sum(summed, axis=-1)
+
+    def get_config(self):
+        base = super().get_config()
+        dropout, seed = base.pop("dropout"), base.pop("seed")
+        return {**base, "use_scale": self.use_scale, "dropout": dropout, "seed": seed}
+
+
+def _projection(free_dims, bound_dims, output_dims):
+    """The einsum equation, bias axes and output rank of a projection."""
+    inputs = _LETTERS[:free_dims]
+    bound = _LETTERS[free_dims : free_dims + bound_dims]
+    out = _LETTERS[free_dims + bound_dims : free_dims + bound_dims + output_dims]
+    return f"{inputs}{bound},{bound}{out}->{inputs}{out}", out, free_dims + output_dims
+
+
+def _attention_equations(rank, attention_axes):
+    target = _LETTERS[:rank]
+    batch_dims = [i for i in range(rank) if i not in attention_axes and i != rank - 1]
+    offset = rank
+    source = ""
+    for i in range(rank):
+        if i in batch_dims or i == rank - 1:
+            source += target[i]
+        else:
+            source += _LETTERS[offset]
+            offset += 1
+    product = "".join(
+        [target[i] for i in batch_dims]
+        + [target[i] for i in attention_axes]
+        + [source[i] for i in attention_axes]
+    )
+    return f"{source},{target}->{product}", f"{product},{source}->{target}", len(product)
+
+
+def _partial_shape(rank, known_last):
+    return [None] * (rank - len(known_last)) + list(known_last)
+
+
+class _ProjectedAttention(Layer):
+    """What MultiHeadAttention and GroupedQueryAttention share: weights arguments, masks."""
+
+    def __init__(
+        self,
+        dropout,
+        use_bias,
+        kernel_initializer,
+        bias_initializer,
+        kernel_regularizer,
+        bias_regularizer,
+        activity_regularizer,
+        kernel_constraint,
+        bias_constraint,
+        seed,
+        use_gate,
+        sliding_window,
+        **kwargs,
+    ):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if use_gate or sliding_window is not None:
+            raise NotImplementedError(
+                f"{type(self).__name__}: use_gate and sliding_window are not supported yet. "
+                f"Received: use_gate={use_gate!r}, sliding_window={sliding_window!r}."
+            )
+        self.supports_masking = True
+        self.dropout = dropout
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.seed = seed
+
+    def _dense_kwargs(self):
+        return {
+            "kernel_initializer": self.kernel_initializer.clone()
+            if hasattr(self.kernel_initializer, "clone")
+            else self.kernel_initializer,
+            "bias_initializer": self.bias_initializer,
+            "kernel_regularizer": self.kernel_regularizer,
+            "bias_regularizer": self.bias_regularizer,
+            "kernel_constraint": self.kernel_constraint,
+            "bias_constraint": self.bias_constraint,
+            "dtype": self.dtype_policy,
+        }
+
+    def _weights_config(self):
+        return {
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
+            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
+            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
+            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
+            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+            "seed": self.seed,
+        }
+
+    def _masked_softmax(self, scores, mask, expansion_axis):
+        if mask is not None:
+            for _ in range(len(scores.shape) - len(mask.shape)):
+                mask = ops.expand_dims(mask, axis=expansion_axis)
+        return self._softmax(scores, mask=mask)
+
+    def compute_mask(self, inputs, previous_mask=None):
+        return None
+
+    def compute_output_spec(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
+        attention_mask=None,
+        return_attention_scores=False,
+        training=None,
+        use_causal_mask=False,
+    ):
+        if not self.built:
+            self.build(query.shape, value.shape, None if key is None else key.shape)
+        out = KerasTensor(self._output_shape_for(query.shape), dtype=self.compute_dtype)
+        if return_attention_scores:
+            return out, KerasTensor(
+                self._scores_shape_for(query.shape, value.shape), dtype=self.compute_dtype
+            )
+        return out
+
+
+class MultiHeadAttention(_ProjectedAttention):
+    """Multi-head attention (``Attention Is All You Need``).
+
+    Args:
+        num_heads: the number of heads.
+        key_dim: size of each head for query and key.
+        value_dim: size of each head for value (default `key_dim`).
+        dropout: dropout rate on the attention weights.
+        use_bias: whether the projections have biases.
+        output_shape: the output's last dimension(s) (default: the query's).
+        attention_axes: the axes attention runs over (default: all but batch,
+            heads and features).
+        kernel_*/bias_*: for the four projections.
+        seed: seed of the dropout.
+
+    Example:
+
+    >>> import numpy as np
+    >>> mha = MultiHeadAttention(num_heads=2, key_dim=4)
+    >>> x = np.ones((1, 3, 8), "float32")
+    >>> tuple(mha(x, x).shape)
+    (1, 3, 8)
+    """
+
+    def __init__(
+        self,
+        num_heads,
+        key_dim,
+        value_dim=None,
+        dropout=0.0,
+        use_bias=True,
+        output_shape=None,
+        attention_axes=None,
+        flash_attention=None,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        seed=None,
+        use_gate=False,
+        sliding_window=None,
+        **kwargs,
+    ):
+        super().__init__(
+            dropout,
+            use_bias,
+            kernel_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            bias_regularizer,
+            activity_regularizer,
+            kernel_constraint,
+            bias_constraint,
+            seed,
+            use_gate,
+            sliding_window,
+            **kwargs,
+        )
+        self.num_heads = num_heads
+        self.key_dim = key_dim
+        self.value_dim = value_dim if value_dim else key_dim
+        if isinstance(output_shape, int):
+            output_shape = (output_shape,)
+        self._output_shape = None if output_shape is None else tuple(output_shape)
+        if isinstance(attention_axes, int):
+            attention_axes = (attention_axes,)
+        self._attention_axes_arg = None if attention_axes is None else tuple(attention_axes)
+        self._softmax = None
+        self._dropout_layer = Dropout(rate=dropout, seed=seed)
+
+    def build(self, query_shape, value_shape, key_shape=None):
+        key_shape = value_shape if key_shape is None else key_shape
+        query_rank = len(query_shape)
+        if query_shape[-1] is None or value_shape[-1] is None:
+            raise ValueError(
+                "MultiHeadAttention needs the last axis of query and value to be known. "
+                f"Received: query shape {tuple(query_shape)}, value shape {tuple(value_shape)}."
+            )
+        equation, bias_axes, rank = _projection(query_rank - 1, 1, 2)
+        self._query_dense = EinsumDense(
+            equation,
+            output_shape=_partial_shape(rank - 1, [self.num_heads, self.key_dim]),
+            bias_axes=bias_axes if self.use_bias else None,
+            name="query",
+            **self._dense_kwargs(),
+        )
+        self._query_dense.build(query_shape)
+        equation, bias_axes, rank = _projection(len(key_shape) - 1, 1, 2)
+        self._key_dense = EinsumDense(
+            equation,
+            output_shape=_partial_shape(rank - 1, [self.num_heads, self.key_dim]),
+            bias_axes=bias_axes if self.use_bias else None,
+            name="key",
+            **self._dense_kwargs(),
+        )
+        self._key_dense.build(key_shape)
+        equation, bias_axes, rank = _projection(len(value_shape) - 1, 1, 2)
+        self._value_dense = EinsumDense(
+            equation,
+            output_shape=_partial_shape(rank - 1, [self.num_heads, self.value_dim]),
+            bias_axes=bias_axes if self.use_bias else None,
+            name="value",
+            **self._dense_kwargs(),
+        )
+        self._value_dense.build(value_shape)
+        projected_rank = query_rank + 1
+        self._attention_axes = (
+            tuple(range(1, projected_rank - 2))
+            if self._attention_axes_arg is None
+            else self._attention_axes_arg
+        )
+        self._dot_product_equation, self._combine_equation, scores_rank = _attention_equations(
+            projected_rank, self._attention_axes
+        )
+        norm_axes = tuple(range(scores_rank - len(self._attention_axes), scores_rank))
+        self._softmax = Softmax(axis=norm_axes, dtype=self.dtype_policy)
+        output_last = self._output_shape or (query_shape[-1],)
+        equation, bias_axes, rank = _projection(query_rank - 1, 2, len(output_last))
+        self._output_dense = EinsumDense(
+            equation,
+            output_shape=_partial_shape(rank - 1, output_last),
+            bias_axes=bias_axes if self.use_bias else None,
+            name="attention_output",
+            **self._dense_kwargs(),
+        )
+        self._output_dense.build((*tuple(query_shape)[:-1], self.num_heads, self.value_dim))
+
+    @property
+    def query_dense(self):
+        return self._query_dense
+
+    @property
+    def key_dense(self):
+        return self._key_dense
+
+    @property
+    def value_dense(self):
+        return self._value_dense
+
+    @property
+    def output_dense(self):
+        return self._output_dense
+
+    def call(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
+        attention_mask=None,
+        return_attention_scores=False,
+        training=None,
+        use_causal_mask=False,
+    ):
+        key = value if key is None else key
+        attention_mask = _combine_masks(
+            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask
+        )
+        query = self._query_dense(query)
+        key = self._key_dense(key)
+        value = self._value_dense(value)
+        query = ops.multiply(query, ops.cast(1.0 / math.sqrt(self.key_dim), query.dtype))
+        scores = ops.einsum(self._dot_product_equation, key, query)
+        scores = self._masked_softmax(scores, attention_mask, -len(self._attention_axes) * 2 - 1)
+        dropped = self._dropout_layer(scores, training=training)
+        output = ops.einsum(self._combine_equation, dropped, value)
+        output = self._output_dense(output)
+        if return_attention_scores:
+            return output, scores
+        return output
+
+    def _output_shape_for(self, query_shape):
+        if self._output_shape:
+            return (*tuple(query_shape)[:-1], *self._output_shape)
+        return tuple(query_shape)
+
+    def _scores_shape_for(self, query_shape, value_shape):
+        return (
+            query_shape[0],
+            self.num_heads,
+            *tuple(query_shape)[1:-1],
+            *tuple(value_shape)[1:-1],
+        )
+
+    def compute_output_shape(self, query_shape, value_shape, key_shape=None):
+        return self._output_shape_for(query_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "num_heads": self.num_heads,
+            "key_dim": self.key_dim,
+            "value_dim": self.value_dim,
+            "dropout": self.dropout,
+            "use_bias": self.use_bias,
+            "use_gate": False,
+            "output_shape": self._output_shape,
+            "attention_axes": self._attention_axes_arg,
+            "sliding_window": None,
+            **self._weights_config(),
+        }
+
+
+class GroupedQueryAttention(_ProjectedAttention):
+    """Attention where groups of query heads share key/value heads (GQA).
+
+    Args:
+        head_dim: size of each head.
+        num_query_heads: number of query heads.
+        num_key_value_heads: number of key/value heads (divides the above).
+        dropout, use_bias, kernel_*/bias_*, seed: as in `MultiHeadAttention`.
+    """
+
+    _keras_export_name = "GroupQueryAttention"
+
+    def __init__(
+        self,
+        head_dim,
+        num_query_heads,
+        num_key_value_heads,
+        dropout=0.0,
+        use_bias=True,
+        flash_attention=None,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        seed=None,
+        use_gate=False,
+        sliding_window=None,
+        **kwargs,
+    ):
+        super().__init__(
+            dropout,
+            use_bias,
+            kernel_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            bias_regularizer,
+            activity_regularizer,
+            kernel_constraint,
+            bias_constraint,
+            seed,
+            use_gate,
+            sliding_window,
+            **kwargs,
+        )
+        if num_query_heads % num_key_value_heads:
+            raise ValueError(
+                f"GroupedQueryAttention: num_query_heads ({num_query_heads}) must be a "
+                f"multiple of num_key_value_heads ({num_key_value_heads})."
+            )
+        self.head_dim = head_dim
+        self.num_query_heads = num_query_heads
+        self.num_key_value_heads = num_key_value_heads
+        self.num_repeats = num_query_heads // num_key_value_heads
+        self._dropout_layer = Dropout(rate=dropout, seed=seed)
+
+    def build(self, query_shape, value_shape, key_shape=None):
+        key_shape = value_shape if key_shape is None else key_shape
+        self.feature_dim = query_shape[-1]
+        bias = self.use_bias
+        self._query_dense = EinsumDense(
+            "bqm,muh->bquh",
+            output_shape=(None, self.num_query_heads, self.head_dim),
+            bias_axes="uh" if bias else None,
+            name="query",
+            **self._dense_kwargs(),
+        )
+        self._query_dense.build(query_shape)
+        self._key_dense = EinsumDense(
+            "bkm,mvh->bkvh",
+            output_shape=(None, self.num_key_value_heads, self.head_dim),
+            bias_axes="vh" if bias else None,
+            name="key",
+            **self._dense_kwargs(),
+        )
+        self._key_dense.build(key_shape)
+        self._value_dense = EinsumDense(
+            "bkm,mvh->bkvh",
+            output_shape=(None, self.num_key_value_heads, self.head_dim),
+            bias_axes="vh" if bias else None,
+            name="value",
+            **self._dense_kwargs(),
+        )
+        self._value_dense.build(value_shape)
+        self._softmax = Softmax(axis=-1, dtype=self.dtype_policy)
+        self._output_dense = EinsumDense(
+            "bquh,uhm->bqm",
+            output_shape=(None, self.feature_dim),
+            bias_axes="m" if bias else None,
+            name="attention_output",
+            **self._dense_kwargs(),
+        )
+        self._output_dense.build((*tuple(query_shape)[:-1], self.num_query_heads, self.head_dim))
+
+    def call(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
+        attention_mask=None,
+        return_attention_scores=False,
+        training=None,
+        use_causal_mask=False,
+    ):
+        key = value if key is None else key
+        attention_mask = _combine_masks(
+            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask
+        )
+        query = self._query_dense(query)
+        key = ops.repeat(self._key_dense(key), self.num_repeats, axis=2)
+        value = ops.repeat(self._value_dense(value), self.num_repeats, axis=2)
+        query = ops.multiply(query, ops.cast(1.0 / math.sqrt(self.head_dim), query.dtype))
+        scores = ops.einsum("bquh,bkuh->buqk", query, key)
+        scores = self._masked_softmax(scores, attention_mask, -3)
+        dropped = self._dropout_layer(scores, training=training)
+        output = self._output_dense(ops.einsum("buqk,bkuh->bquh", dropped, value))
+        if return_attention_scores:
+            return output, scores
+        return output
+
+    def _output_shape_for(self, query_shape):
+        return tuple(query_shape)
+
+    def _scores_shape_for(self, query_shape, value_shape):
+        return (query_shape[0], self.num_query_heads, query_shape[1], value_shape[1])
+
+    def compute_output_shape(self, query_shape, value_shape, key_shape=None):
+        return tuple(query_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "head_dim": self.head_dim,
+            "num_query_heads": self.num_query_heads,
+            "num_key_value_heads": self.num_key_value_heads,
+            "use_bias": self.use_bias,
+            "use_gate": False,
+            "sliding_window": None,
+            "dropout": self.dropout,
+            **self._weights_config(),
+        }
