@@ -40,7 +40,6 @@ CASES = [
     ("softmax", (X,), {"axis": -1}),
     ("softmax", (X,), {"axis": 0}),
     ("log_softmax", (X,), {}),
-    ("sparsemax", (X,), {}),
     ("max_pool", (IMG, (2, 2)), {"strides": (2, 2)}),
     ("max_pool", (IMG, (3, 2)), {"strides": (2, 1), "padding": "same"}),
     ("max_pool", (SEQ, 2), {"strides": 1, "padding": "same", "data_format": "channels_first"}),

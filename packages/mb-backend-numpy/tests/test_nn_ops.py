@@ -36,9 +36,7 @@ def test_nn_op_matches_keras(case):
     for a, b in zip(_leaves(mine), _leaves(ref), strict=True):
         a, b = np.asarray(a), np.asarray(b)
         assert a.shape == b.shape
-        # Keras's numpy sparsemax returns float64 for float32 input; mb keeps float32.
-        if name != "sparsemax":
-            assert a.dtype == b.dtype
+        assert a.dtype == b.dtype
         tol = TOLERANCE.get(str(a.dtype), 0)
         np.testing.assert_allclose(a.astype("float64"), b.astype("float64"), rtol=tol, atol=tol)
 
@@ -121,6 +119,22 @@ def test_softmax_and_log_softmax_match_their_formulas():
     np.testing.assert_allclose(mnn.softmax(x), e / e.sum(-1, keepdims=True), rtol=1e-6)
     np.testing.assert_allclose(np.exp(mnn.log_softmax(x)), mnn.softmax(x), rtol=1e-5)
     assert mnn.softmax(x.astype("float16")).dtype == np.float16
+
+
+def test_sparsemax_is_the_projection_onto_the_simplex():
+    # Not compared with Keras 3.15.1's numpy sparsemax, whose threshold is wrong.
+    x = floats(4, 6)
+    out = mnn.sparsemax(x)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out.sum(-1), 1.0, rtol=1e-6)
+    for row, p in zip(x, out, strict=True):
+        support = p > 0
+        # On the support, p = x - tau for one tau; off it, x <= tau.
+        tau = (row - p)[support]
+        np.testing.assert_allclose(tau, tau[0], rtol=1e-5, atol=1e-6)
+        assert (row[~support] <= tau[0] + 1e-6).all()
+    cols = mnn.sparsemax(x, axis=0)
+    np.testing.assert_allclose(cols, mnn.sparsemax(x.T).T, rtol=1e-6)
 
 
 def _ctc_brute_force(logits, labels, blank):

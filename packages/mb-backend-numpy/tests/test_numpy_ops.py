@@ -235,6 +235,11 @@ KERAS_NUMPY_OPS = sorted(
 NOT_NUMPY_NAMED = {"divide_no_nan", "vectorize", "empty", "empty_like", "array", "slogdet", "view"}
 
 
+# Where mb's static dtype rule (mb_ops) and Keras 3.15.1's numpy backend disagree.
+KERAS_DTYPE_DIFFERS = {
+    "histogram": "counts and edges take the input's dtype, as on Keras's JAX backend",
+}
+
 # Relative and absolute tolerance by result dtype (NumPy references compute in float64).
 TOLERANCE = {"float16": 2e-3, "bfloat16": 2e-2, "float32": 1e-5, "float64": 1e-10}
 
@@ -303,5 +308,7 @@ def test_numpy_op_values_and_dtypes_match_keras(case):
         with np.errstate(all="ignore"):
             ref = getattr(ops, name)(*args, **kwargs)
     _assert_close(mine, ref, name)
+    if name in KERAS_DTYPE_DIFFERS:
+        return
     for a, b in zip(_leaves(mine), _leaves(ref), strict=True):
         assert str(np.asarray(a).dtype) == str(np.asarray(b).dtype), name

@@ -171,13 +171,14 @@ def log_softmax(x, axis=-1):
 
 
 def sparsemax(x, axis=-1):
+    """Euclidean projection of ``x`` onto the probability simplex along ``axis``."""
     x = to_tensor(x)
-    ordered = -np.sort(-x, axis=axis)
-    cumulative = np.cumsum(ordered, axis=axis)
-    shape = [1] * x.ndim
-    shape[axis] = -1
-    rank = np.arange(1, x.shape[axis] + 1, dtype=x.dtype).reshape(shape)
-    support = ordered - (cumulative - _c(1, x)) / rank > 0
-    k = np.sum(support, axis=axis, keepdims=True).astype(x.dtype)
-    tau = (np.sum(np.where(support, cumulative, _c(0, x)), axis=axis, keepdims=True) - 1) / k
-    return np.maximum(x - tau, _c(0, x)).astype(x.dtype, copy=False)
+    z = np.moveaxis(x, axis, -1).astype("float64")
+    ordered = -np.sort(-z, axis=-1)
+    cumulative = np.cumsum(ordered, axis=-1)
+    rank = np.arange(1, z.shape[-1] + 1)
+    support = 1 + rank * ordered > cumulative
+    k = np.sum(support, axis=-1, keepdims=True)
+    tau = (np.take_along_axis(cumulative, k - 1, axis=-1) - 1) / k
+    out = np.maximum(z - tau, 0.0)
+    return np.moveaxis(out, -1, axis).astype(x.dtype)

@@ -107,7 +107,10 @@ def bincount(x, weights=None, minlength=0, sparse=False):
 
 
 def histogram(x, bins=10, range=None):
-    return np.histogram(to_tensor(x), bins=bins, range=range)
+    """Counts and bin edges, both in ``x``'s dtype (mb's rule, as Keras's JAX backend)."""
+    x = to_tensor(x)
+    counts, edges = np.histogram(x, bins=bins, range=range)
+    return counts.astype(x.dtype), edges.astype(x.dtype)
 
 
 def unravel_index(indices, shape):
