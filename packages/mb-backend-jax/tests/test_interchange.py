@@ -1,10 +1,11 @@
 """Other engines' tensors come in through DLPack, sharing memory where possible."""
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from mb_backend_jax import core, distribution
+from mb_backend_jax import core, distribution, export
 
 
 def test_torch_tensor_is_imported_without_a_copy():
@@ -56,3 +57,21 @@ def test_torch_cuda_tensor_lands_on_the_gpu_without_a_copy():
     x = core.convert_to_tensor(t)
     assert next(iter(x.devices())).platform == "gpu"
     assert x.unsafe_buffer_pointer() == t.data_ptr()
+
+
+def test_device_count_processes_and_placement():
+    assert distribution.get_device_count("cpu") == len(jax.devices("cpu"))
+    assert distribution.num_processes() == 1 and distribution.process_id() == 0
+    placed = distribution.distribute_tensor(np.arange(3.0), "cpu:0")
+    assert next(iter(placed.devices())).platform == "cpu"
+    sharding = jax.sharding.SingleDeviceSharding(jax.devices("cpu")[0])
+    inside = jax.jit(lambda x: distribution.distribute_tensor(x * 2, sharding))(jnp.ones(2))
+    np.testing.assert_array_equal(np.asarray(inside), [2.0, 2.0])
+    with pytest.raises(ValueError, match="Sharding"):
+        distribution.distribute_tensor(np.ones(2), 3)
+
+
+def test_export_says_it_is_not_available_yet():
+    with pytest.raises(NotImplementedError, match="jax backend"):
+        export.export_model(None, "path")
+    assert "export_model" in export.UNSUPPORTED

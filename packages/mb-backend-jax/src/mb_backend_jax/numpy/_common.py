@@ -48,12 +48,13 @@ def binary(jnp_fn, name, float_result=False):
     """
 
     def op(x1, x2):
-        x1 = convert_to_tensor(x1)
-        x2 = convert_to_tensor(x2)
         if float_result:
-            dtype = dtypes.result_type(x1.dtype, x2.dtype, float)
-            x1, x2 = cast(x1, dtype), cast(x2, dtype)
-        return jnp_fn(x1, x2)
+            # Promote from the raw operands so Python scalars stay weak.
+            dtype = dtypes.result_type(
+                dtypes.python_type_or_dtype(x1), dtypes.python_type_or_dtype(x2), float
+            )
+            return jnp_fn(convert_to_tensor(x1, dtype), convert_to_tensor(x2, dtype))
+        return jnp_fn(convert_to_tensor(x1), convert_to_tensor(x2))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"Element-wise ``{name}`` of ``x1`` and ``x2`` (``jnp.{jnp_fn.__name__}``)."

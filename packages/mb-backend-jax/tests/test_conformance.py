@@ -1,0 +1,14 @@
+"""mb_ops's conformance kit and the backend contract check, run on the jax backend."""
+
+import pytest
+
+from mb_ops import testing
+
+
+@pytest.mark.parametrize("case", testing.pytest_cases())
+def test_op_conforms(case):
+    testing.run_case(case)
+
+
+def test_backend_contract_is_complete():
+    assert testing.check_backend_contract("mb_backend_jax") == []
