@@ -1,5 +1,7 @@
 """Linear algebra on torch (``torch.linalg``); names as Keras 3's torch backend."""
 
+import warnings
+
 import torch
 
 from mb_backend_torch.numpy._helpers import t, to_float
@@ -117,4 +119,8 @@ def pinv(x, rtol=1e-15):
 def jvp(fun, primals, tangents, has_aux=False):
     primals = tuple(t(p) for p in primals)
     tangents = tuple(t(v).to(p.dtype) for v, p in zip(tangents, primals, strict=True))
-    return torch.func.jvp(fun, primals, tangents, has_aux=has_aux)
+    with warnings.catch_warnings():
+        # torch's first forward-mode call loads decompositions through the
+        # deprecated torch.jit.script and says so; that is torch's internal noise.
+        warnings.filterwarnings("ignore", message=".*torch.jit.script.*", category=FutureWarning)
+        return torch.func.jvp(fun, primals, tangents, has_aux=has_aux)
