@@ -1,6 +1,7 @@
 """Shared helpers of the numpy module: operand conversion and result dtypes."""
 
 import functools
+import warnings
 
 import numpy as np
 
@@ -28,6 +29,22 @@ def quiet(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def silent(fn):
+    """Run ``fn`` without NumPy's warnings, including ``warnings.warn`` ones.
+
+    For NaN-ignoring reductions, which warn on all-NaN or empty slices where
+    engines quietly return NaN.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
             return fn(*args, **kwargs)
 
     return wrapper

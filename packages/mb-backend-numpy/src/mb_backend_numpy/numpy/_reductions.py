@@ -1,10 +1,12 @@
 """Reductions and scans: sums, means, extrema, statistics, cumulative ops."""
 
+import warnings
+
 import numpy as np
 
 from mb_backend_numpy._convert import convert_to_tensor, to_tensor
 from mb_backend_numpy._dtypes import is_float_dtype, result_type, standardize_dtype
-from mb_backend_numpy.numpy._common import axis_arg, cast, floatx, quiet, sum_dtype
+from mb_backend_numpy.numpy._common import axis_arg, cast, floatx, quiet, silent, sum_dtype
 
 
 def sum(x, axis=None, keepdims=False):
@@ -29,6 +31,18 @@ def _mean_dtype(x):
 @quiet
 def mean(x, axis=None, keepdims=False):
     x = to_tensor(x)
+    if x.size == 0:
+        return _empty_safe(_mean, x, axis, keepdims)
+    return _mean(x, axis, keepdims)
+
+
+def _empty_safe(fn, *args):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return fn(*args)
+
+
+def _mean(x, axis, keepdims):
     dtype = _mean_dtype(x)
     compute = "float32" if dtype in ("float16", "bfloat16") else dtype
     return cast(np.mean(x, axis=axis_arg(axis), keepdims=keepdims, dtype=compute), dtype)
@@ -64,6 +78,12 @@ def ptp(x, axis=None, keepdims=False):
 
 def _moment(np_fn, x, axis, keepdims):
     x = to_tensor(x)
+    if x.size == 0:
+        return _empty_safe(_moment_of, np_fn, x, axis, keepdims)
+    return _moment_of(np_fn, x, axis, keepdims)
+
+
+def _moment_of(np_fn, x, axis, keepdims):
     compute = result_type(x.dtype, "float32")
     out_dtype = result_type(x.dtype, float)
     return cast(np_fn(x, axis=axis_arg(axis), keepdims=keepdims, dtype=compute), out_dtype)
@@ -79,12 +99,12 @@ def std(x, axis=None, keepdims=False):
     return _moment(np.std, x, axis, keepdims)
 
 
-@quiet
+@silent
 def nanvar(x, axis=None, keepdims=False):
     return _moment(np.nanvar, x, axis, keepdims)
 
 
-@quiet
+@silent
 def nanstd(x, axis=None, keepdims=False):
     return _moment(np.nanstd, x, axis, keepdims)
 
@@ -116,10 +136,12 @@ def _nan_arg_extreme(np_fn, fill, x, axis, keepdims):
     return cast(np.where(np.all(mask, axis=axis, keepdims=keepdims), -1, found), "int32")
 
 
+@silent
 def nanargmax(x, axis=None, keepdims=False):
     return _nan_arg_extreme(np.argmax, -np.inf, x, axis, keepdims)
 
 
+@silent
 def nanargmin(x, axis=None, keepdims=False):
     return _nan_arg_extreme(np.argmin, np.inf, x, axis, keepdims)
 
@@ -159,54 +181,58 @@ def cumprod(x, axis=None, dtype=None):
     return np.cumprod(x, axis=axis, dtype=dtype)
 
 
+@silent
 def nancumsum(x, axis=None, dtype=None):
     x = to_tensor(x)
     dtype = _scan_dtype(x, dtype)
     return np.nancumsum(x, axis=axis, dtype=dtype)
 
 
+@silent
 def nancumprod(x, axis=None, dtype=None):
     x = to_tensor(x)
     dtype = _scan_dtype(x, dtype)
     return np.nancumprod(x, axis=axis, dtype=dtype)
 
 
+@silent
 def nansum(x, axis=None, keepdims=False):
     x = to_tensor(x)
     return cast(np.nansum(x, axis=axis_arg(axis), keepdims=keepdims), sum_dtype(x.dtype))
 
 
+@silent
 def nanprod(x, axis=None, keepdims=False):
     x = to_tensor(x)
     dtype = sum_dtype(x.dtype)
     return cast(np.nanprod(x, axis=axis_arg(axis), keepdims=keepdims, dtype=dtype), dtype)
 
 
-@quiet
+@silent
 def nanmax(x, axis=None, keepdims=False):
     return np.nanmax(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
 
 
-@quiet
+@silent
 def nanmin(x, axis=None, keepdims=False):
     return np.nanmin(to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
 
 
-@quiet
+@silent
 def nanmean(x, axis=None, keepdims=False):
     x = to_tensor(x)
     dtype = result_type(x.dtype, float)
     return cast(np.nanmean(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
 
 
-@quiet
+@silent
 def median(x, axis=None, keepdims=False):
     x = to_tensor(x)
     dtype = result_type(x.dtype, float)
     return cast(np.median(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
 
 
-@quiet
+@silent
 def nanmedian(x, axis=None, keepdims=False):
     x = to_tensor(x)
     dtype = result_type(x.dtype, float)
@@ -230,7 +256,7 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
     return cast(out, dtype)
 
 
-@quiet
+@silent
 def nanquantile(x, q, axis=None, method="linear", keepdims=False):
     x, dtype = _quantile_input(x)
     q = to_tensor(q)
@@ -246,7 +272,7 @@ def percentile(x, q, axis=None, method="linear", keepdims=False):
     return cast(out, dtype)
 
 
-@quiet
+@silent
 def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
     x, dtype = _quantile_input(x)
     q = to_tensor(q)
