@@ -12,6 +12,8 @@ from mb_backend_tensorflow._dtypes import is_int_dtype, standardize_dtype
 from mb_ops import Variable as BaseVariable
 
 _DLPACK_MODULES = ("torch", "jax", "jaxlib")
+# The concrete class of eager tensors: the common case, checked first and fast.
+_EAGER_TENSOR = type(tf.constant(0))
 
 
 def _is_foreign_tensor(x):
@@ -48,6 +50,8 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     rules are stricter than NumPy's (no ints for bools or floats for ints), so
     such conversions go through a cast.
     """
+    if type(x) is _EAGER_TENSOR and (dtype is None or x.dtype.name == dtype):
+        return x
     if isinstance(x, BaseVariable):
         x = x.value
     if isinstance(x, tf.SparseTensor) and not sparse:

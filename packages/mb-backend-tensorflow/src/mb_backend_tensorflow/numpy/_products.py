@@ -20,10 +20,14 @@ def _compute_dtypes(x1, x2, int8_to_int32=False):
     return compute, result
 
 
+def _cast(x, dtype):
+    return x if x.dtype.name == dtype else tf.cast(x, dtype)
+
+
 def _finish(out, compute, result):
     if compute != result and "int" in result:
         out = tf.round(out) if out.dtype.is_floating else out
-    return tf.cast(out, result)
+    return _cast(out, result)
 
 
 def matmul(x1, x2):
@@ -34,7 +38,7 @@ def matmul(x1, x2):
             f"{x1.shape.as_list()} and {x2.shape.as_list()}."
         )
     compute, result = _compute_dtypes(x1, x2, int8_to_int32=True)
-    x1, x2 = tf.cast(x1, compute), tf.cast(x2, compute)
+    x1, x2 = _cast(x1, compute), _cast(x2, compute)
     if x1.shape.rank == 1 and x2.shape.rank == 1:
         out = tf.tensordot(x1, x2, axes=1)
     elif x2.shape.rank == 1:
@@ -49,7 +53,7 @@ def matmul(x1, x2):
 def dot(x1, x2):
     x1, x2 = tensor(x1), tensor(x2)
     compute, result = _compute_dtypes(x1, x2)
-    x1, x2 = tf.cast(x1, compute), tf.cast(x2, compute)
+    x1, x2 = _cast(x1, compute), _cast(x2, compute)
     if x1.shape.rank == 0 or x2.shape.rank == 0:
         out = x1 * x2
     elif x2.shape.rank == 1:
