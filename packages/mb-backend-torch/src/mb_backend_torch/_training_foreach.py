@@ -1,0 +1,121 @@
+"""Optimizer updates over many tensors at once: a generic one and ``_foreach`` kernels."""
+
+import math
+
+import torch
+
+from mb_backend_torch.numpy._helpers import t
+
+
+def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
+    """Apply ``update_fn`` to every (param, grad, *slots) tensor, under ``torch.no_grad``.
+
+    Args:
+        update_fn: ``update_fn(param, grad, *slots, *scalars) -> new_param`` or
+            ``(new_param, *new_slots)``, written for one tensor.
+        params, grads: lists of tensors (same length).
+        *slots: optimizer slot lists (momenta, ...), each that length.
+        scalars: values shared by every tensor (learning rate, step count).
+        donate: write the results into ``params`` and ``slots`` in place (one
+            ``torch._foreach_copy_`` per list) and return them.
+
+    Returns:
+        ``new_params`` when there are no slots, else ``(new_params, *new_slots)``.
+    """
+    params, grads = list(params), list(grads)
+    slots = [list(s) for s in slots]
+    if len(grads) != len(params) or any(len(s) != len(params) for s in slots):
+        raise ValueError(
+            f"fused_update: params ({len(params)}), grads ({len(grads)}) and every slot list "
+            f"({[len(s) for s in slots]}) must have the same length."
+        )
+    columns = [[] for _ in range(1 + len(slots))]
+    with torch.no_grad():
+        for i, (p, g) in enumerate(zip(params, grads, strict=True)):
+            out = update_fn(p, g, *(s[i] for s in slots), *scalars)
+            out = out if isinstance(out, tuple) else (out,)
+            if len(out) != 1 + len(slots):
+                raise ValueError(
+                    f"fused_update: update_fn must return (new_param, *new_slots) with "
+                    f"{len(slots)} slot(s); it returned {len(out)} value(s)."
+                )
+            for column, value in zip(columns, out, strict=True):
+                column.append(t(value))
+        if donate:
+            for target, values in zip([params, *slots], columns, strict=True):
+                if target:
+                    torch._foreach_copy_(target, values)
+            columns = [params, *slots]
+    return tuple(columns) if slots else columns[0]
+
+
+def _scalar(value):
+    return float(value.item()) if isinstance(value, torch.Tensor) else float(value)
+
+
+def foreach_sgd(
+    params,
+    grads,
+    momentums=None,
+    learning_rate=0.01,
+    momentum=0.0,
+    nesterov=False,
+    weight_decay=0.0,
+):
+    """Keras's SGD update, in place, over every tensor with ``_foreach`` kernels.
+
+    ``v = momentum * v - lr * g``; ``p += v`` (nesterov: ``p += momentum * v - lr * g``);
+    without momentum ``p -= lr * g``. ``weight_decay`` is decoupled, as Keras applies
+    it: ``p -= p * weight_decay * lr`` first.
+    """
+    lr = _scalar(learning_rate)
+    with torch.no_grad():
+        if weight_decay:
+            torch._foreach_mul_(params, 1.0 - lr * _scalar(weight_decay))
+        if momentum and momentums is not None:
+            torch._foreach_mul_(momentums, _scalar(momentum))
+            torch._foreach_add_(momentums, grads, alpha=-lr)
+            if nesterov:
+                torch._foreach_add_(params, torch._foreach_mul(momentums, _scalar(momentum)))
+                torch._foreach_add_(params, grads, alpha=-lr)
+            else:
+                torch._foreach_add_(params, momentums)
+        else:
+            torch._foreach_add_(params, grads, alpha=-lr)
+
+
+def foreach_adam(
+    params,
+    grads,
+    m,
+    v,
+    step,
+    learning_rate=0.001,
+    beta_1=0.9,
+    beta_2=0.999,
+    epsilon=1e-7,
+    weight_decay=0.0,
+    v_hat=None,
+):
+    """Keras's Adam (AdamW with ``weight_decay``) update, in place, with ``_foreach`` kernels.
+
+    With ``t = step`` (1 for the first update): ``m += (g - m) * (1 - b1)``,
+    ``v += (g*g - v) * (1 - b2)``, ``p -= lr * sqrt(1 - b2**t) / (1 - b1**t) *
+    m / (sqrt(v) + eps)``; AMSGrad when ``v_hat`` (slot list) is given.
+    """
+    lr = _scalar(learning_rate)
+    step = _scalar(step)
+    b1, b2 = _scalar(beta_1), _scalar(beta_2)
+    lr_t = lr * math.sqrt(1 - b2**step) / (1 - b1**step)
+    with torch.no_grad():
+        if weight_decay:
+            torch._foreach_mul_(params, 1.0 - lr * _scalar(weight_decay))
+        torch._foreach_lerp_(m, grads, 1 - b1)
+        torch._foreach_lerp_(v, torch._foreach_mul(grads, grads), 1 - b2)
+        second = v
+        if v_hat is not None:
+            torch._foreach_maximum_(v_hat, v)
+            second = v_hat
+        denom = torch._foreach_sqrt(second)
+        torch._foreach_add_(denom, _scalar(epsilon))
+        torch._foreach_addcdiv_(params, m, denom, value=-lr_t)
