@@ -191,13 +191,20 @@ class TrainerMixin:
             if first is None:
                 raise ValueError("fit() received no data: the input yielded no batch.")
             self._build_for_batch(first[2][0], training=True)
-            pending = itertools.chain([first], chunks)
+            pending = _Pending(first, chunks)
         runner = self._runner("train")
         callbacks = self._callbacks(
             callbacks, verbose, epochs=epochs, steps=iterator.num_batches, mode="fit"
         )
         self.stop_training = False
         callbacks.on_train_begin()
+        # BackupAndRestore resumes an interrupted run from its last backed-up epoch.
+        resume = self.__dict__.pop("_initial_epoch_override", None)
+        if resume is not None and resume > initial_epoch:
+            initial_epoch = resume
+            if pending is not None:
+                pending.close()
+                pending = None
         epoch_logs = {}
         training_logs = None
         for epoch in range(initial_epoch, epochs):
@@ -223,7 +230,7 @@ class TrainerMixin:
             if self.stop_training:
                 break
         if pending is not None:
-            pending.close() if hasattr(pending, "close") else None
+            pending.close()
         callbacks.on_train_end(training_logs)
         return self.history
 
@@ -342,6 +349,20 @@ class TrainerMixin:
             self(data)
         outputs = self._runner("predict").run((data,))
         return tree.map_structure(_to_numpy, outputs)
+
+
+class _Pending:
+    """The first epoch's chunks, with the one already read to build the model."""
+
+    def __init__(self, first, rest):
+        self._chain = itertools.chain([first], rest)
+        self._rest = rest
+
+    def __iter__(self):
+        return self._chain
+
+    def close(self):
+        self._rest.close()
 
 
 def _as_list(logs):

@@ -18,7 +18,10 @@ _BATCH_HOOKS = (
 
 def _overrides_batch_hooks(callback):
     cls = type(callback)
-    return any(getattr(cls, name) is not getattr(Callback, name) for name in _BATCH_HOOKS)
+    return any(
+        name in vars(callback) or getattr(cls, name) is not getattr(Callback, name)
+        for name in _BATCH_HOOKS
+    )
 
 
 class CallbackList(Callback):

@@ -1,0 +1,139 @@
+"""LambdaCallback, SwapEMAWeights, RemoteMonitor and OrbaxCheckpoint."""
+
+import json
+import urllib.parse
+import urllib.request
+import warnings
+
+import numpy as np
+
+from mb_train.callbacks._callback import Callback
+
+
+class LambdaCallback(Callback):
+    """A callback from functions: ``on_epoch_end=lambda epoch, logs: ...`` and so on.
+
+    Any ``on_*`` hook may be given as a keyword argument.
+    """
+
+    def __init__(
+        self,
+        on_epoch_begin=None,
+        on_epoch_end=None,
+        on_train_begin=None,
+        on_train_end=None,
+        on_train_batch_begin=None,
+        on_train_batch_end=None,
+        **kwargs,
+    ):
+        super().__init__()
+        hooks = {
+            "on_epoch_begin": on_epoch_begin,
+            "on_epoch_end": on_epoch_end,
+            "on_train_begin": on_train_begin,
+            "on_train_end": on_train_end,
+            "on_train_batch_begin": on_train_batch_begin,
+            "on_train_batch_end": on_train_batch_end,
+            **kwargs,
+        }
+        for name, fn in hooks.items():
+            if not name.startswith("on_") or not hasattr(Callback, name):
+                raise TypeError(f"LambdaCallback got an unknown hook {name!r}.")
+            if fn is not None:
+                setattr(self, name, fn)
+
+
+class SwapEMAWeights(Callback):
+    """Evaluates (and optionally checkpoints) with the optimizer's EMA weights.
+
+    Needs an optimizer built with ``use_ema=True``; the EMA values are swapped into
+    the model before validation and swapped back after.
+    """
+
+    _needs_batch_logs = False
+
+    def __init__(self, swap_on_epoch=False):
+        super().__init__()
+        self.swap_on_epoch = swap_on_epoch
+        self._swapped = False
+
+    def _ema_variables(self):
+        optimizer = self.model.optimizer
+        if not getattr(optimizer, "use_ema", False):
+            raise ValueError(
+                "SwapEMAWeights needs an optimizer with use_ema=True. Received optimizer "
+                f"{type(optimizer).__name__} without EMA."
+            )
+        ema = getattr(optimizer, "_model_variables_moving_average", None)
+        if not ema:
+            raise ValueError("SwapEMAWeights: the optimizer has no EMA variables yet.")
+        return list(ema)
+
+    def _swap(self):
+        variables = self.model.trainable_variables
+        ema = self._ema_variables()
+        for v, e in zip(variables, ema, strict=True):
+            live, avg = np.array(v.numpy()), np.array(e.numpy())
+            v.assign(avg)
+            e.assign(live)
+        self._swapped = not self._swapped
+
+    def on_test_begin(self, logs=None):
+        if not self._swapped:
+            self._swap()
+
+    def on_test_end(self, logs=None):
+        if self._swapped:
+            self._swap()
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.swap_on_epoch and not self._swapped:
+            self._swap()
+
+    def on_epoch_begin(self, epoch, logs=None):
+        if self.swap_on_epoch and self._swapped:
+            self._swap()
+
+
+class RemoteMonitor(Callback):
+    """POSTs each epoch's logs as JSON to ``root + path``."""
+
+    _needs_batch_logs = False
+
+    def __init__(
+        self,
+        root="http://localhost:9000",
+        path="/publish/epoch/end/",
+        field="data",
+        headers=None,
+        send_as_json=False,
+    ):
+        super().__init__()
+        self.root, self.path, self.field = root, path, field
+        self.headers = headers or {}
+        self.send_as_json = send_as_json
+
+    def on_epoch_end(self, epoch, logs=None):
+        payload = {"epoch": epoch, **{k: float(v) for k, v in (logs or {}).items()}}
+        if self.send_as_json:
+            body = json.dumps(payload).encode()
+            headers = {"Content-Type": "application/json", **self.headers}
+        else:
+            body = urllib.parse.urlencode({self.field: json.dumps(payload)}).encode()
+            headers = dict(self.headers)
+        request = urllib.request.Request(self.root + self.path, data=body, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10):
+                pass
+        except OSError as error:
+            warnings.warn(f"RemoteMonitor could not reach {self.root}: {error}", stacklevel=2)
+
+
+class OrbaxCheckpoint(Callback):
+    """Not supported in mb: Orbax checkpoints are a JAX/Keras integration mb does not ship."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(
+            "OrbaxCheckpoint is not available in mb. Use ModelCheckpoint("
+            "'ckpt-{epoch}.weights.npz', save_weights_only=True) or BackupAndRestore."
+        )

@@ -1,0 +1,220 @@
+"""Callbacks that watch a logged quantity: EarlyStopping, ReduceLROnPlateau,
+LearningRateScheduler, TerminateOnNaN."""
+
+import math
+import warnings
+
+import numpy as np
+
+from mb_train.callbacks._callback import Callback
+
+
+def _mode_op(mode, monitor):
+    if mode not in ("auto", "min", "max"):
+        raise ValueError(f"`mode` must be 'auto', 'min' or 'max'. Received: {mode!r}.")
+    if mode == "auto":
+        mode = "max" if ("acc" in monitor or monitor.endswith("auc")) else "min"
+    return np.less if mode == "min" else np.greater
+
+
+def _get_monitor(logs, monitor, who):
+    value = (logs or {}).get(monitor)
+    if value is None:
+        warnings.warn(
+            f"{who} is conditioned on `{monitor}`, which is not in the logs. Available: "
+            f"{', '.join(sorted(logs or {}))}.",
+            stacklevel=3,
+        )
+    return value
+
+
+class EarlyStopping(Callback):
+    """Stops training when `monitor` has stopped improving for `patience` epochs."""
+
+    _needs_batch_logs = False
+
+    def __init__(
+        self,
+        monitor="val_loss",
+        min_delta=0,
+        patience=0,
+        verbose=0,
+        mode="auto",
+        baseline=None,
+        restore_best_weights=False,
+        start_from_epoch=0,
+    ):
+        super().__init__()
+        self.monitor = monitor
+        self.min_delta = abs(min_delta)
+        self.patience = patience
+        self.verbose = verbose
+        self.baseline = baseline
+        self.restore_best_weights = restore_best_weights
+        self.start_from_epoch = start_from_epoch
+        self.monitor_op = _mode_op(mode, monitor)
+        self.stopped_epoch = 0
+
+    def _improved(self, value, reference):
+        if reference is None:
+            return True
+        delta = -self.min_delta if self.monitor_op is np.less else self.min_delta
+        return bool(self.monitor_op(value - delta, reference))
+
+    def on_train_begin(self, logs=None):
+        self.wait = 0
+        self.stopped_epoch = 0
+        self.best = None
+        self.best_weights = None
+        self.best_epoch = 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        value = _get_monitor(logs, self.monitor, "EarlyStopping")
+        if value is None or epoch < self.start_from_epoch:
+            return
+        if self.restore_best_weights and self.best_weights is None:
+            self.best_weights = self.model.get_weights()
+        self.wait += 1
+        if self._improved(value, self.best):
+            self.best = value
+            self.best_epoch = epoch
+            if self.restore_best_weights:
+                self.best_weights = self.model.get_weights()
+            if self.baseline is None or self._improved(value, self.baseline):
+                self.wait = 0
+            return
+        if self.wait >= self.patience and epoch > 0:
+            self.stopped_epoch = epoch
+            self.model.stop_training = True
+
+    def on_train_end(self, logs=None):
+        if self.stopped_epoch > 0 and self.verbose > 0:
+            print(f"Epoch {self.stopped_epoch + 1}: early stopping")
+        if self.restore_best_weights and self.best_weights is not None:
+            self.model.set_weights(self.best_weights)
+
+
+def _set_lr(model, value):
+    optimizer = model.optimizer
+    lr = optimizer.learning_rate
+    if hasattr(lr, "assign"):
+        lr.assign(float(value))
+    else:
+        optimizer.learning_rate = float(value)
+
+
+def _get_lr(model):
+    lr = model.optimizer.learning_rate
+    return float(lr.numpy()) if hasattr(lr, "numpy") else float(lr)
+
+
+class ReduceLROnPlateau(Callback):
+    """Multiplies the learning rate by `factor` when `monitor` stops improving."""
+
+    _needs_batch_logs = False
+
+    def __init__(
+        self,
+        monitor="val_loss",
+        factor=0.1,
+        patience=10,
+        verbose=0,
+        mode="auto",
+        min_delta=1e-4,
+        cooldown=0,
+        min_lr=0.0,
+    ):
+        super().__init__()
+        if factor >= 1.0:
+            raise ValueError(f"ReduceLROnPlateau needs factor < 1. Received: factor={factor}.")
+        self.monitor, self.factor, self.patience = monitor, factor, patience
+        self.verbose, self.min_delta, self.cooldown, self.min_lr = (
+            verbose,
+            min_delta,
+            cooldown,
+            min_lr,
+        )
+        self.monitor_op = _mode_op(mode, monitor)
+        self.best, self.wait, self.cooldown_counter = None, 0, 0
+
+    def on_train_begin(self, logs=None):
+        self.best, self.wait, self.cooldown_counter = None, 0, 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs if logs is not None else {}
+        logs["learning_rate"] = _get_lr(self.model)
+        value = _get_monitor(logs, self.monitor, "ReduceLROnPlateau")
+        if value is None:
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter -= 1
+            self.wait = 0
+        delta = -self.min_delta if self.monitor_op is np.less else self.min_delta
+        if self.best is None or self.monitor_op(value - delta, self.best):
+            self.best, self.wait = value, 0
+        elif self.cooldown_counter <= 0:
+            self.wait += 1
+            if self.wait >= self.patience:
+                old = _get_lr(self.model)
+                if old > self.min_lr:
+                    new = max(old * self.factor, self.min_lr)
+                    _set_lr(self.model, new)
+                    if self.verbose > 0:
+                        print(
+                            f"Epoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}."
+                        )
+                    self.cooldown_counter, self.wait = self.cooldown, 0
+
+
+class LearningRateScheduler(Callback):
+    """Sets the learning rate at each epoch start: ``schedule(epoch, lr) -> new lr``."""
+
+    _needs_batch_logs = False
+
+    def __init__(self, schedule, verbose=0):
+        super().__init__()
+        self.schedule = schedule
+        self.verbose = verbose
+
+    def on_epoch_begin(self, epoch, logs=None):
+        lr = _get_lr(self.model)
+        try:
+            new = self.schedule(epoch, lr)
+        except TypeError:
+            new = self.schedule(epoch)
+        if not isinstance(new, int | float | np.floating):
+            raise ValueError(
+                f"The schedule of LearningRateScheduler must return a float. Received: {new!r}."
+            )
+        _set_lr(self.model, new)
+        if self.verbose > 0:
+            print(f"Epoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
+
+    def on_epoch_end(self, epoch, logs=None):
+        if logs is not None:
+            logs["learning_rate"] = _get_lr(self.model)
+
+
+class TerminateOnNaN(Callback):
+    """Stops training when the loss becomes NaN or infinite.
+
+    Args:
+        raise_error: raise a `RuntimeError` naming the batch instead of stopping quietly.
+    """
+
+    def __init__(self, raise_error=False):
+        super().__init__()
+        self.raise_error = raise_error
+
+    def on_train_batch_end(self, batch, logs=None):
+        loss = (logs or {}).get("loss")
+        if loss is None or math.isfinite(float(loss)):
+            return
+        if self.raise_error:
+            raise RuntimeError(
+                f"The loss became {float(loss)} at batch {batch}: training stopped by "
+                "TerminateOnNaN. Lower the learning rate, check the inputs for NaN/inf, or clip "
+                "gradients (clipnorm=1.0)."
+            )
+        print(f"Batch {batch}: Invalid loss, terminating training")
+        self.model.stop_training = True
