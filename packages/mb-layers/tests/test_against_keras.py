@@ -149,3 +149,26 @@ def test_attention_layers_match_keras():
         (_built(layers.GroupedQueryAttention(4, 4, 2), (q, v)), (q, v), {"value_mask": value_mask}),
     ]
     compare_with_keras(cases, atol=1e-4, rtol=1e-4)
+
+
+def test_recurrent_layers_match_keras():
+    x = _data(2, 5, 3)
+    mask = np.array([[True] * 5, [True, True, True, False, False]])
+
+    def rnn(layer):
+        layer(x)
+        layer.set_weights([_data(*w.shape) * 0.5 for w in layer.weights])
+        return layer
+
+    cases = [
+        (rnn(layers.SimpleRNN(4)), x, {}),
+        (rnn(layers.LSTM(4, return_sequences=True)), x, {}),
+        (rnn(layers.LSTM(3, return_state=True, go_backwards=True)), x, {}),
+        (rnn(layers.GRU(4)), x, {"mask": mask}),
+        (rnn(layers.GRU(4, reset_after=False, return_sequences=True)), x, {"mask": mask}),
+        (rnn(layers.RNN([layers.LSTMCell(3), layers.SimpleRNNCell(2)])), x, {}),
+        (rnn(layers.Bidirectional(layers.LSTM(3, return_sequences=True))), x, {}),
+        (rnn(layers.Bidirectional(layers.GRU(2), merge_mode="sum")), x, {}),
+        (rnn(layers.TimeDistributed(layers.Dense(2))), x, {}),
+    ]
+    compare_with_keras(cases, atol=1e-4, rtol=1e-4)

@@ -70,6 +70,12 @@ from mb_layers.layers._pooling import GlobalMaxPooling3D as GlobalMaxPooling3D
 from mb_layers.layers._pooling import MaxPooling1D as MaxPooling1D
 from mb_layers.layers._pooling import MaxPooling2D as MaxPooling2D
 from mb_layers.layers._pooling import MaxPooling3D as MaxPooling3D
+from mb_layers.layers._recurrent import GRU as GRU
+from mb_layers.layers._recurrent import LSTM as LSTM
+from mb_layers.layers._recurrent import RNN as RNN
+from mb_layers.layers._recurrent import Bidirectional as Bidirectional
+from mb_layers.layers._recurrent import SimpleRNN as SimpleRNN
+from mb_layers.layers._recurrent import TimeDistributed as TimeDistributed
 from mb_layers.layers._regularization import ActivityRegularization as ActivityRegularization
 from mb_layers.layers._regularization import AlphaDropout as AlphaDropout
 from mb_layers.layers._regularization import Dropout as Dropout
@@ -91,6 +97,10 @@ from mb_layers.layers._reshaping import UpSampling3D as UpSampling3D
 from mb_layers.layers._reshaping import ZeroPadding1D as ZeroPadding1D
 from mb_layers.layers._reshaping import ZeroPadding2D as ZeroPadding2D
 from mb_layers.layers._reshaping import ZeroPadding3D as ZeroPadding3D
+from mb_layers.layers._rnn_cells import GRUCell as GRUCell
+from mb_layers.layers._rnn_cells import LSTMCell as LSTMCell
+from mb_layers.layers._rnn_cells import SimpleRNNCell as SimpleRNNCell
+from mb_layers.layers._rnn_cells import StackedRNNCells as StackedRNNCells
 
 # Keras's alias names (``keras.layers.Convolution2D is Conv2D``).
 GroupQueryAttention = GroupedQueryAttention

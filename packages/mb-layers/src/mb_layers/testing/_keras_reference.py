@@ -26,17 +26,20 @@ folder = sys.argv[1]
 cases = json.load(open(f"{folder}/cases.json"))
 arrays = np.load(f"{folder}/arrays.npz")
 results = {}
+def decode(value):
+    if isinstance(value, dict) and "__ndarray__" in value:
+        return np.asarray(value["__ndarray__"], dtype=value["dtype"])
+    if isinstance(value, dict):
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
 for i, case in enumerate(cases):
     config = dict(case["config"])
     config.pop("build_config", None)
     layer = keras.layers.deserialize(config)
     inputs = [arrays[f"{i}_in_{j}"] for j in range(case["num_inputs"])]
-    kwargs = dict(case["kwargs"])
-    for k, v in kwargs.items():
-        if k == "mask" and isinstance(v, list):
-            kwargs[k] = [None if m is None else np.asarray(m) for m in v]
-        elif k.endswith("mask") and v is not None:
-            kwargs[k] = np.asarray(v)
+    kwargs = decode(case["kwargs"])
     def run():
         if case["positional"]:
             return layer(*inputs, **kwargs)
@@ -54,7 +57,7 @@ np.savez(f"{folder}/results.npz", **results)
 
 def _jsonable(value):
     if isinstance(value, np.ndarray):
-        return value.tolist()
+        return {"__ndarray__": value.tolist(), "dtype": str(value.dtype)}
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

@@ -1,0 +1,420 @@
+"""Recurrent layers: `RNN` over any cell, `SimpleRNN`, `LSTM`, `GRU`, and the
+wrappers `Bidirectional` and `TimeDistributed`.
+
+The time loop is written once over the op API (one cell call per step), so it
+runs on every backend and traces under jit.
+"""
+
+from mb_graph import tree
+from mb_layers import _registry, regularizers
+from mb_layers._input_spec import InputSpec
+from mb_layers._layer import Layer
+from mb_layers._masking import get_keras_mask
+from mb_layers._ops import ops
+from mb_layers.layers._rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
+
+_RNN_FLAGS = (
+    "return_sequences",
+    "return_state",
+    "go_backwards",
+    "stateful",
+    "unroll",
+    "zero_output_for_mask",
+)
+
+
+def _state_sizes(cell):
+    return cell.state_size if isinstance(cell.state_size, list) else [cell.state_size]
+
+
+class RNN(Layer):
+    """Runs a cell over the time axis of ``(batch, steps, features)`` inputs.
+
+    Args:
+        cell: a cell (``call(inputs, states)`` with ``state_size``) or a list
+            of cells (stacked).
+        return_sequences: return every step's output, not only the last.
+        return_state: also return the final states.
+        go_backwards: process the sequence in reverse.
+        stateful: not supported yet (raises).
+        unroll: accepted (the loop is always unrolled).
+        zero_output_for_mask: masked steps output zeros instead of the
+            previous output (with `return_sequences`).
+    """
+
+    def __init__(
+        self,
+        cell,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        zero_output_for_mask=False,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        if isinstance(cell, (list, tuple)):
+            cell = StackedRNNCells(cell)
+        if stateful:
+            raise NotImplementedError("RNN(stateful=True) is not supported by mb yet.")
+        self.cell = cell
+        self.return_sequences = return_sequences
+        self.return_state = return_state
+        self.go_backwards = go_backwards
+        self.stateful = stateful
+        self.unroll = unroll
+        self.zero_output_for_mask = zero_output_for_mask
+        self.supports_masking = True
+        self.input_spec = InputSpec(min_ndim=3)
+
+    def build(self, sequences_shape, initial_state_shape=None):
+        step_shape = (sequences_shape[0], *tuple(sequences_shape)[2:])
+        if not self.cell.built:
+            self.cell.build(step_shape)
+            self.cell.built = True
+
+    @property
+    def _output_size(self):
+        return getattr(self.cell, "output_size", _state_sizes(self.cell)[0])
+
+    def compute_output_shape(self, sequences_shape, initial_state_shape=None):
+        batch = sequences_shape[0]
+        if self.return_sequences:
+            output = (batch, sequences_shape[1], self._output_size)
+        else:
+            output = (batch, self._output_size)
+        if self.return_state:
+            return [output, *[(batch, size) for size in _state_sizes(self.cell)]]
+        return output
+
+    def compute_mask(self, inputs, mask=None):
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        output_mask = mask if self.return_sequences else None
+        if self.return_state:
+            return [output_mask] + [None] * len(_state_sizes(self.cell))
+        return output_mask
+
+    def call(self, sequences, initial_state=None, mask=None, training=False):
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        batch, steps = sequences.shape[0], sequences.shape[1]
+        if initial_state is None:
+            states = self.cell.get_initial_state(batch_size=batch)
+        else:
+            states = (
+                list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
+            )
+        if hasattr(self.cell, "reset_dropout_mask"):
+            self.cell.reset_dropout_mask()
+        order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
+        outputs, last = [], None
+        for t in order:
+            output, new_states = self.cell(sequences[:, t], states, training=training)
+            if not isinstance(new_states, (list, tuple)):
+                new_states = [new_states]
+            if mask is not None:
+                keep = ops.expand_dims(ops.cast(mask[:, t], "bool"), -1)
+                if last is None:
+                    last = ops.zeros_like(output)
+                new_states = [
+                    ops.where(keep, n, s) for n, s in zip(new_states, states, strict=True)
+                ]
+                last = ops.where(keep, output, last)
+                output = (
+                    ops.where(keep, output, ops.zeros_like(output))
+                    if (self.zero_output_for_mask)
+                    else last
+                )
+            else:
+                last = output
+            states = list(new_states)
+            if self.return_sequences:
+                outputs.append(output)
+        result = ops.stack(outputs, axis=1) if self.return_sequences else last
+        if self.return_state:
+            return [result, *states]
+        return result
+
+    def get_config(self):
+        config = {**super().get_config(), **{flag: getattr(self, flag) for flag in _RNN_FLAGS}}
+        config["cell"] = _registry.serialize(self.cell)
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        cell = _registry.deserialize(config.pop("cell"), custom_objects=custom_objects)
+        return cls(cell, **config)
+
+
+class _CellRNN(RNN):
+    """A recurrent layer that owns its cell (SimpleRNN, LSTM, GRU)."""
+
+    _cell_class = SimpleRNNCell
+    _cell_name = "simple_rnn_cell"
+
+    def __init__(
+        self,
+        units,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        activity_regularizer=None,
+        name=None,
+        dtype=None,
+        trainable=True,
+        zero_output_for_mask=False,
+        use_cudnn="auto",
+        **cell_kwargs,
+    ):
+        cell = self._cell_class(
+            units, name=self._cell_name, dtype=dtype, trainable=trainable, **cell_kwargs
+        )
+        super().__init__(
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            zero_output_for_mask=zero_output_for_mask,
+            activity_regularizer=activity_regularizer,
+            name=name,
+            dtype=dtype,
+            trainable=trainable,
+        )
+        self.input_spec = InputSpec(ndim=3)
+
+    def get_config(self):
+        config = Layer.get_config(self)
+        config.update({flag: getattr(self, flag) for flag in _RNN_FLAGS})
+        cell_config = self.cell.get_config()
+        for key in ("name", "trainable", "dtype"):
+            cell_config.pop(key, None)
+        seed = cell_config.pop("seed", None)
+        config.update(cell_config)
+        config["activity_regularizer"] = (
+            None
+            if self.activity_regularizer is None
+            else regularizers.serialize(self.activity_regularizer)
+        )
+        config["seed"] = seed
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return Layer.from_config.__func__(cls, config)
+
+
+def _cell_property(name):
+    return property(lambda self: getattr(self.cell, name), doc=f"The cell's `{name}`.")
+
+
+for _name in (
+    "units",
+    "activation",
+    "recurrent_activation",
+    "use_bias",
+    "kernel_initializer",
+    "recurrent_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "recurrent_regularizer",
+    "bias_regularizer",
+    "kernel_constraint",
+    "recurrent_constraint",
+    "bias_constraint",
+    "dropout",
+    "recurrent_dropout",
+    "unit_forget_bias",
+    "reset_after",
+):
+    setattr(_CellRNN, _name, _cell_property(_name))
+
+
+class SimpleRNN(_CellRNN):
+    """A fully connected RNN whose output is fed back as its state."""
+
+    _cell_class = SimpleRNNCell
+    _cell_name = "simple_rnn_cell"
+
+
+class LSTM(_CellRNN):
+    """Long short-term memory layer (Hochreiter & Schmidhuber, 1997)."""
+
+    _cell_class = LSTMCell
+    _cell_name = "lstm_cell"
+
+
+class GRU(_CellRNN):
+    """Gated recurrent unit layer (Cho et al., 2014)."""
+
+    _cell_class = GRUCell
+    _cell_name = "gru_cell"
+
+
+def _reverse_time(x):
+    return ops.flip(x, axis=1)
+
+
+class Bidirectional(Layer):
+    """Runs a recurrent layer forwards and backwards and merges the outputs.
+
+    Args:
+        layer: the recurrent layer (its config makes the forward copy).
+        merge_mode: ``"concat"``, ``"sum"``, ``"mul"``, ``"ave"`` or None
+            (return both).
+        backward_layer: optional explicit backward layer.
+    """
+
+    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
+        if merge_mode not in ("concat", "sum", "mul", "ave", None):
+            raise ValueError(
+                "Bidirectional merge_mode must be 'concat', 'sum', 'mul', 'ave' or None. "
+                f"Received: merge_mode={merge_mode!r}."
+            )
+        super().__init__(**kwargs)
+        forward_config = _registry.serialize(layer)
+        base_name = layer.name.removeprefix("forward_").removeprefix("backward_")
+        forward_config["config"]["name"] = "forward_" + base_name
+        forward_config.pop("build_config", None)
+        self.forward_layer = _registry.deserialize(forward_config)
+        if backward_layer is None:
+            backward_config = _registry.serialize(layer)
+            backward_config.pop("build_config", None)
+            backward_config["config"]["name"] = "backward_" + base_name
+            backward_config["config"]["go_backwards"] = not layer.go_backwards
+            backward_layer = _registry.deserialize(backward_config)
+        self.backward_layer = backward_layer
+        self.merge_mode = merge_mode
+        self.return_sequences = layer.return_sequences
+        self.return_state = layer.return_state
+        self.supports_masking = True
+        if weights is not None:
+            raise NotImplementedError(
+                "Bidirectional(weights=...) is not supported; use set_weights after building."
+            )
+
+    def build(self, sequences_shape, initial_state_shape=None):
+        self.forward_layer.build(sequences_shape)
+        self.backward_layer.build(sequences_shape)
+
+    def _merge(self, y, y_rev):
+        if self.merge_mode == "concat":
+            return ops.concatenate([y, y_rev], axis=-1)
+        if self.merge_mode == "sum":
+            return ops.add(y, y_rev)
+        if self.merge_mode == "ave":
+            return ops.divide(ops.add(y, y_rev), 2)
+        if self.merge_mode == "mul":
+            return ops.multiply(y, y_rev)
+        return [y, y_rev]
+
+    def call(self, sequences, initial_state=None, mask=None, training=None):
+        kwargs = {"mask": mask, "training": training}
+        if initial_state is not None:
+            half = len(initial_state) // 2
+            forward = self.forward_layer(sequences, initial_state=initial_state[:half], **kwargs)
+            backward = self.backward_layer(sequences, initial_state=initial_state[half:], **kwargs)
+        else:
+            forward = self.forward_layer(sequences, **kwargs)
+            backward = self.backward_layer(sequences, **kwargs)
+        if self.return_state:
+            forward, *forward_states = forward
+            backward, *backward_states = backward
+        if self.return_sequences:
+            backward = _reverse_time(backward)
+        output = self._merge(forward, backward)
+        if self.return_state:
+            outputs = output if isinstance(output, list) else [output]
+            return [*outputs, *forward_states, *backward_states]
+        return output
+
+    def compute_output_shape(self, sequences_shape, initial_state_shape=None):
+        shape = self.forward_layer.compute_output_shape(sequences_shape)
+        states = []
+        if self.return_state:
+            shape, states = shape[0], list(shape[1:])
+        if self.merge_mode == "concat":
+            output = (*shape[:-1], shape[-1] * 2)
+            outputs = [output]
+        elif self.merge_mode is None:
+            outputs = [shape, shape]
+        else:
+            outputs = [shape]
+        if self.return_state:
+            return [*outputs, *states, *states]
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    def compute_mask(self, inputs, mask=None):
+        mask = mask[0] if isinstance(mask, (list, tuple)) else mask
+        return mask if self.return_sequences and not self.return_state else None
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "merge_mode": self.merge_mode,
+            "layer": _registry.serialize(self.forward_layer),
+            "backward_layer": _registry.serialize(self.backward_layer),
+        }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        layer = _registry.deserialize(config.pop("layer"), custom_objects=custom_objects)
+        backward = config.pop("backward_layer", None)
+        if backward is not None:
+            backward = _registry.deserialize(backward, custom_objects=custom_objects)
+        return cls(layer, backward_layer=backward, **config)
+
+
+class TimeDistributed(Layer):
+    """Applies `layer` to every step of ``(batch, steps, ...)`` inputs."""
+
+    def __init__(self, layer, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(layer, Layer):
+            raise ValueError(
+                f"TimeDistributed wraps a layer. Received: {layer!r} (of type "
+                f"{type(layer).__name__})."
+            )
+        self.layer = layer
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        if len(input_shape) < 3:
+            raise ValueError(
+                "TimeDistributed needs inputs of rank 3 or more (batch, steps, ...). "
+                f"Received: input shape {tuple(input_shape)}."
+            )
+        if not self.layer.built:
+            self.layer.build((None, *tuple(input_shape)[2:]))
+            self.layer.built = True
+
+    def compute_output_shape(self, input_shape):
+        inner = self.layer.compute_output_shape((None, *tuple(input_shape)[2:]))
+        return (input_shape[0], input_shape[1], *tuple(inner)[1:])
+
+    def call(self, inputs, training=None, mask=None):
+        batch, steps = inputs.shape[0], inputs.shape[1]
+        flat = ops.reshape(inputs, (-1, *inputs.shape[2:]))
+        kwargs = {}
+        if self.layer._call_has_training_arg and training is not None:
+            kwargs["training"] = training
+        outputs = self.layer(flat, **kwargs)
+        return tree.map_structure(lambda y: ops.reshape(y, (batch, steps, *y.shape[1:])), outputs)
+
+    def compute_mask(self, inputs, mask=None):
+        return mask if mask is not None else get_keras_mask(inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "layer": _registry.serialize(self.layer)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        layer = _registry.deserialize(config.pop("layer"), custom_objects=custom_objects)
+        return cls(layer, **config)

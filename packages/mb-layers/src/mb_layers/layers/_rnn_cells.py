@@ -1,0 +1,455 @@
+"""Recurrent cells: `SimpleRNNCell`, `LSTMCell`, `GRUCell`, `StackedRNNCells`.
+
+A cell computes one step: ``output, new_states = cell(inputs, states)``.
+"""
+
+from mb_layers import _registry, activations, constraints, initializers, regularizers
+from mb_layers._layer import Layer
+from mb_layers._ops import ops
+from mb_layers._ops import random as random_ops
+from mb_layers.layers._dense import _maybe
+from mb_ops.random import SeedGenerator
+
+
+class _DropoutCell(Layer):
+    """Dropout masks drawn once per sequence (shared by all steps), as in Keras."""
+
+    def _init_dropout(self, dropout, recurrent_dropout, seed):
+        self.dropout = min(1.0, max(0.0, dropout))
+        self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
+        self.seed = seed
+        self.seed_generator = SeedGenerator(seed)
+        self._masks = {}
+
+    def reset_dropout_mask(self):
+        self._masks = {}
+
+    def _dropout_mask(self, key, x, rate):
+        if key not in self._masks:
+            self._masks[key] = random_ops.dropout(ops.ones_like(x), rate, seed=self.seed_generator)
+        return self._masks[key]
+
+    def _apply_dropout(self, inputs, h_tm1, training):
+        if training and 0 < self.dropout < 1:
+            inputs = ops.multiply(inputs, self._dropout_mask("input", inputs, self.dropout))
+        if training and 0 < self.recurrent_dropout < 1:
+            h_tm1 = ops.multiply(
+                h_tm1, self._dropout_mask("recurrent", h_tm1, self.recurrent_dropout)
+            )
+        return inputs, h_tm1
+
+    def get_initial_state(self, batch_size=None):
+        sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
+        return [ops.zeros((batch_size, size), dtype=self.compute_dtype) for size in sizes]
+
+
+class _GatedCell(_DropoutCell):
+    _gates = 1
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(f"`units` must be a positive int. Received: units={units!r}.")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.recurrent_initializer = initializers.get(recurrent_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.recurrent_constraint = constraints.get(recurrent_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self._init_dropout(dropout, recurrent_dropout, seed)
+        self.output_size = units
+
+    def _build_kernels(self, input_dim, bias_shape, bias_initializer):
+        width = self._gates * self.units
+        self.kernel = self.add_weight(
+            shape=(input_dim, width),
+            name="kernel",
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+        )
+        self.recurrent_kernel = self.add_weight(
+            shape=(self.units, width),
+            name="recurrent_kernel",
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
+        )
+        self.bias = (
+            self.add_weight(
+                shape=bias_shape,
+                name="bias",
+                initializer=bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+            )
+            if self.use_bias
+            else None
+        )
+
+    def _cell_config(self):
+        return {
+            "units": self.units,
+            "activation": activations.serialize(self.activation),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
+            "recurrent_regularizer": _maybe(regularizers.serialize, self.recurrent_regularizer),
+            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
+            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
+            "recurrent_constraint": _maybe(constraints.serialize, self.recurrent_constraint),
+            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+            "dropout": self.dropout,
+            "recurrent_dropout": self.recurrent_dropout,
+            "seed": self.seed,
+        }
+
+    def get_config(self):
+        return {**super().get_config(), **self._cell_config()}
+
+
+class SimpleRNNCell(_GatedCell):
+    """``output = activation(x @ kernel + h @ recurrent_kernel + bias)``.
+
+    Args:
+        units: size of the output and state.
+        activation, use_bias, *_initializer, *_regularizer, *_constraint,
+        dropout, recurrent_dropout, seed: as in Keras.
+    """
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
+        super().__init__(
+            units,
+            activation,
+            None,
+            use_bias,
+            kernel_initializer,
+            recurrent_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            recurrent_regularizer,
+            bias_regularizer,
+            kernel_constraint,
+            recurrent_constraint,
+            bias_constraint,
+            dropout,
+            recurrent_dropout,
+            seed,
+            **kwargs,
+        )
+        self.state_size = units
+
+    def build(self, input_shape):
+        self._build_kernels(input_shape[-1], (self.units,), self.bias_initializer)
+
+    def call(self, sequence, states, training=False):
+        prev = states[0] if isinstance(states, (list, tuple)) else states
+        sequence, prev = self._apply_dropout(sequence, prev, training)
+        h = ops.matmul(sequence, self.kernel)
+        if self.bias is not None:
+            h = ops.add(h, self.bias)
+        output = self.activation(ops.add(h, ops.matmul(prev, self.recurrent_kernel)))
+        return output, ([output] if isinstance(states, (list, tuple)) else output)
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("recurrent_activation")
+        return config
+
+
+class LSTMCell(_GatedCell):
+    """One step of a long short-term memory (gates i, f, c, o; states [h, c]).
+
+    Args:
+        units: size of the output and states.
+        unit_forget_bias: add 1 to the forget gate's initial bias.
+        (other arguments as in `SimpleRNNCell`, plus `recurrent_activation`)
+    """
+
+    _gates = 4
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
+        kwargs.pop("implementation", None)
+        super().__init__(
+            units,
+            activation,
+            recurrent_activation,
+            use_bias,
+            kernel_initializer,
+            recurrent_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            recurrent_regularizer,
+            bias_regularizer,
+            kernel_constraint,
+            recurrent_constraint,
+            bias_constraint,
+            dropout,
+            recurrent_dropout,
+            seed,
+            **kwargs,
+        )
+        self.unit_forget_bias = unit_forget_bias
+        self.state_size = [units, units]
+
+    def build(self, input_shape):
+        bias_initializer = self.bias_initializer
+        if self.unit_forget_bias:
+            base, units = self.bias_initializer, self.units
+
+            def bias_initializer(shape, dtype=None):
+                return ops.concatenate(
+                    [
+                        base((units,), dtype=dtype),
+                        initializers.Ones()((units,), dtype=dtype),
+                        base((2 * units,), dtype=dtype),
+                    ]
+                )
+
+        self._build_kernels(input_shape[-1], (4 * self.units,), bias_initializer)
+
+    def call(self, inputs, states, training=False):
+        h_tm1, c_tm1 = states[0], states[1]
+        inputs, h_tm1 = self._apply_dropout(inputs, h_tm1, training)
+        z = ops.add(ops.matmul(inputs, self.kernel), ops.matmul(h_tm1, self.recurrent_kernel))
+        if self.bias is not None:
+            z = ops.add(z, self.bias)
+        z0, z1, z2, z3 = ops.split(z, 4, axis=-1)
+        i = self.recurrent_activation(z0)
+        f = self.recurrent_activation(z1)
+        c = ops.add(ops.multiply(f, c_tm1), ops.multiply(i, self.activation(z2)))
+        o = self.recurrent_activation(z3)
+        h = ops.multiply(o, self.activation(c))
+        return h, [h, c]
+
+    def _cell_config(self):
+        config = super()._cell_config()
+        config["unit_forget_bias"] = self.unit_forget_bias
+        return config
+
+
+class GRUCell(_GatedCell):
+    """One step of a gated recurrent unit (gates z, r, h).
+
+    Args:
+        reset_after: apply the reset gate after the recurrent matmul
+            (the cuDNN-compatible form, Keras's default).
+        (other arguments as in `LSTMCell`)
+    """
+
+    _gates = 3
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        reset_after=True,
+        seed=None,
+        **kwargs,
+    ):
+        kwargs.pop("implementation", None)
+        super().__init__(
+            units,
+            activation,
+            recurrent_activation,
+            use_bias,
+            kernel_initializer,
+            recurrent_initializer,
+            bias_initializer,
+            kernel_regularizer,
+            recurrent_regularizer,
+            bias_regularizer,
+            kernel_constraint,
+            recurrent_constraint,
+            bias_constraint,
+            dropout,
+            recurrent_dropout,
+            seed,
+            **kwargs,
+        )
+        self.reset_after = reset_after
+        self.state_size = units
+
+    def build(self, input_shape):
+        shape = (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+        self._build_kernels(input_shape[-1], shape, self.bias_initializer)
+
+    def call(self, inputs, states, training=False):
+        h_tm1 = states[0] if isinstance(states, (list, tuple)) else states
+        inputs, h_rec = self._apply_dropout(inputs, h_tm1, training)
+        units = self.units
+        if self.bias is None:
+            input_bias = recurrent_bias = None
+        elif self.reset_after:
+            input_bias, recurrent_bias = self.bias[0], self.bias[1]
+        else:
+            input_bias, recurrent_bias = self.bias, None
+        matrix_x = ops.matmul(inputs, self.kernel)
+        if input_bias is not None:
+            matrix_x = ops.add(matrix_x, input_bias)
+        x_z, x_r, x_h = ops.split(matrix_x, 3, axis=-1)
+        if self.reset_after:
+            inner = ops.matmul(h_rec, self.recurrent_kernel)
+            if recurrent_bias is not None:
+                inner = ops.add(inner, recurrent_bias)
+            rec_z, rec_r, rec_h = ops.split(inner, 3, axis=-1)
+            z = self.recurrent_activation(ops.add(x_z, rec_z))
+            r = self.recurrent_activation(ops.add(x_r, rec_r))
+            rec_h = ops.multiply(r, rec_h)
+        else:
+            kernel = self.recurrent_kernel
+            z = self.recurrent_activation(ops.add(x_z, ops.matmul(h_rec, kernel[:, :units])))
+            r = self.recurrent_activation(
+                ops.add(x_r, ops.matmul(h_rec, kernel[:, units : 2 * units]))
+            )
+            rec_h = ops.matmul(ops.multiply(r, h_rec), kernel[:, 2 * units :])
+        hh = self.activation(ops.add(x_h, rec_h))
+        h = ops.add(ops.multiply(z, h_tm1), ops.multiply(ops.subtract(1.0, z), hh))
+        return h, ([h] if isinstance(states, (list, tuple)) else h)
+
+    def _cell_config(self):
+        config = super()._cell_config()
+        config["reset_after"] = self.reset_after
+        return config
+
+
+class StackedRNNCells(Layer):
+    """Several cells run as one: each step feeds the output of one cell to the next."""
+
+    def __init__(self, cells, **kwargs):
+        super().__init__(**kwargs)
+        for cell in cells:
+            if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
+                raise ValueError(
+                    f"StackedRNNCells takes cells with `call` and `state_size`. Received: {cell!r}"
+                )
+        self.cells = list(cells)
+
+    @staticmethod
+    def _sizes(cell):
+        return cell.state_size if isinstance(cell.state_size, list) else [cell.state_size]
+
+    @property
+    def state_size(self):
+        return [size for cell in self.cells for size in self._sizes(cell)]
+
+    @property
+    def output_size(self):
+        last = self.cells[-1]
+        return getattr(last, "output_size", self._sizes(last)[0])
+
+    def get_initial_state(self, batch_size=None):
+        return [s for cell in self.cells for s in cell.get_initial_state(batch_size)]
+
+    def reset_dropout_mask(self):
+        for cell in self.cells:
+            if hasattr(cell, "reset_dropout_mask"):
+                cell.reset_dropout_mask()
+
+    def build(self, input_shape):
+        shape = tuple(input_shape)
+        for cell in self.cells:
+            cell.build(shape)
+            cell.built = True
+            shape = (shape[0], getattr(cell, "output_size", self._sizes(cell)[0]))
+
+    def call(self, inputs, states, training=False):
+        new_states, start = [], 0
+        for cell in self.cells:
+            count = len(self._sizes(cell))
+            cell_states = list(states[start : start + count])
+            start += count
+            inputs, cell_new = cell(inputs, cell_states, training=training)
+            new_states.extend(cell_new if isinstance(cell_new, (list, tuple)) else [cell_new])
+        return inputs, new_states
+
+    def get_config(self):
+        return {**super().get_config(), "cells": [_registry.serialize(c) for c in self.cells]}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        cells = [
+            _registry.deserialize(c, custom_objects=custom_objects) for c in config.pop("cells")
+        ]
+        return cls(cells, **config)
