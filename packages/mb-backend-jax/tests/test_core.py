@@ -164,3 +164,21 @@ def test_flags_and_seed_dtype():
     assert core.random_seed_dtype() == "uint32"
     assert core.shape(jnp.ones((2, 5))) == (2, 5)
     assert core.is_tensor(jnp.ones(1)) and not core.is_tensor(np.ones(1))
+
+
+def test_compute_output_spec_runs_nothing_and_keeps_unknown_dims():
+    calls = []
+
+    def fn(x, w, scale):
+        calls.append(type(x))
+        return jnp.tanh(x @ w) * scale, jnp.sum(x, axis=0)
+
+    x = mb_ops.KerasTensor((None, 3), dtype="float32")
+    w = mb_ops.KerasTensor((3, 5), dtype="float16")
+    out, total = core.compute_output_spec(fn, x, w, 2.0)
+    assert isinstance(out, mb_ops.KerasTensor)
+    assert out.shape == (None, 5) and out.dtype == "float32"
+    assert total.shape == (3,)
+    assert all(t is not np.ndarray for t in calls)
+    nested = core.compute_output_spec(lambda d: {"y": d["a"] + 1}, {"a": x})
+    assert nested["y"].shape == (None, 3)

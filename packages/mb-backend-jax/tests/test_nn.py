@@ -23,7 +23,7 @@ ACTIVATIONS = [
     "relu", "relu6", "sigmoid", "sparse_sigmoid", "tanh", "tanh_shrink", "softplus",
     "softsign", "soft_shrink", "sparse_plus", "silu", "squareplus", "log_sigmoid",
     "leaky_relu", "hard_sigmoid", "hard_silu", "elu", "selu", "gelu", "celu", "glu",
-    "hard_tanh", "hard_shrink", "softmax", "log_softmax", "sparsemax",
+    "hard_tanh", "hard_shrink", "softmax", "log_softmax",
 ]  # fmt: skip
 
 
@@ -34,6 +34,27 @@ def test_activations_match_keras(name, dtype):
     got, expected = getattr(nn, name)(x), getattr(knn, name)(x)
     assert got.dtype == expected.dtype
     _close(got.astype("float32"), expected.astype("float32"))
+
+
+def _numpy_sparsemax(z):
+    # Martins & Astudillo (2016): project each row onto the probability simplex.
+    out = np.zeros_like(z)
+    for i, row in enumerate(z):
+        ordered = np.sort(row)[::-1]
+        cumulative = np.cumsum(ordered)
+        k = np.arange(1, row.size + 1)
+        support = k[1 + k * ordered > cumulative].max()
+        tau = (cumulative[support - 1] - 1) / support
+        out[i] = np.maximum(row - tau, 0)
+    return out
+
+
+def test_sparsemax_projects_onto_the_simplex():
+    x = (RNG.normal(size=(4, 6)) * 2).astype("float32")
+    got = np.asarray(nn.sparsemax(x))
+    _close(got, _numpy_sparsemax(x.astype("float64")))
+    _close(got.sum(-1), np.ones(4))
+    _close(np.asarray(nn.sparsemax(x.T, axis=0)).T, got)
 
 
 def test_threshold_and_gelu_exact():

@@ -105,5 +105,7 @@ def sparsemax(x, axis=-1):
     rank = jnp.arange(1, x.shape[axis] + 1, dtype=x.dtype).reshape(shape)
     support = ordered - (cumulative - 1) / rank > 0
     k = jnp.sum(support, axis=axis, keepdims=True)
-    tau = (jnp.sum(jnp.where(support, cumulative, 0.0), axis=axis, keepdims=True) - 1) / k
+    # tau = (sum of the k largest - 1) / k, the threshold that makes the output sum to 1.
+    top_k_sum = jnp.take_along_axis(cumulative, k - 1, axis=axis)
+    tau = (top_k_sum - 1) / k.astype(x.dtype)
     return jnp.maximum(x - tau, 0.0)
