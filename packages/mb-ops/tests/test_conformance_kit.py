@@ -10,24 +10,10 @@ import mb_ops
 from mb_ops import testing
 from mb_ops._ops import _machinery
 
-# Differences the kit found in mb-backend-numpy, reported to its maintainers; each
-# marker fails (strict) as soon as the backend is fixed, so it gets removed then.
-_KNOWN_NUMPY_BACKEND_BUGS = {
-    "nn.sparsemax": "tau sums the cumulative sums of the support instead of taking the k-th",
-    "numpy.histogram": "counts are int64; Keras (and mb's rule) give the input's dtype",
-}
-
-
-def _param(case):
-    reason = _KNOWN_NUMPY_BACKEND_BUGS.get(case.op)
-    marks = [pytest.mark.xfail(reason=reason, strict=True, raises=AssertionError)] if reason else []
-    return pytest.param(case, id=case.id, marks=marks)
-
-
 _PROVIDED = [c for c in testing.cases() if testing.provided_by_backend(c.op)]
 
 
-@pytest.mark.parametrize("case", [_param(c) for c in _PROVIDED])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in _PROVIDED])
 def test_numpy_backend_conforms(case):
     assert mb_ops.config.backend() == "numpy"
     assert testing.run_case(case) in ("passed", "unsupported")
