@@ -2,12 +2,19 @@
 
 import pytest
 
+from mb_backend_torch import export
 from mb_ops import testing
 
-# The op modules whose cases run here (all of them once every module exists).
-_MODULES = {"numpy", "einops", "nn", "math", "linalg", "core", "image"}
 
-
-@pytest.mark.parametrize("case", testing.pytest_cases(_MODULES))
+@pytest.mark.parametrize("case", testing.pytest_cases())
 def test_op_conforms(case):
     testing.run_case(case)
+
+
+def test_backend_contract_is_complete():
+    assert testing.check_backend_contract("mb_backend_torch") == []
+
+
+def test_declared_unsupported_ops_raise_clear_errors():
+    with pytest.raises(NotImplementedError, match="export is not supported on the torch backend"):
+        export.export()
