@@ -172,3 +172,26 @@ def test_recurrent_layers_match_keras():
         (rnn(layers.TimeDistributed(layers.Dense(2))), x, {}),
     ]
     compare_with_keras(cases, atol=1e-4, rtol=1e-4)
+
+
+def test_preprocessing_layers_match_keras():
+    image = np.abs(_data(2, 6, 5, 3))
+    x = _data(4, 3)
+    cases = [
+        (layers.Rescaling(1 / 255.0, offset=-0.5), image, {}),
+        (layers.Normalization(mean=[0.5, 1.0, -1.0], variance=[4.0, 1.0, 0.25]), x, {}),
+        (
+            layers.Normalization(mean=[0.5, 1.0, -1.0], variance=[4.0, 1.0, 0.25], invert=True),
+            x,
+            {},
+        ),
+        (layers.Resizing(3, 4), image, {}),
+        (layers.Resizing(4, 4, interpolation="nearest", crop_to_aspect_ratio=True), image, {}),
+        (layers.CenterCrop(4, 3), image, {}),
+        (layers.CategoryEncoding(5, output_mode="one_hot"), np.array([0, 4, 2]), {}),
+        (layers.CategoryEncoding(5), np.array([[0, 4], [2, 2]]), {}),
+        (layers.CategoryEncoding(5, output_mode="count"), np.array([[0, 4, 4], [2, 2, 1]]), {}),
+        (layers.Discretization([-0.5, 0.0, 0.5]), x, {}),
+        (layers.RandomFlip(), image, {"training": False}),
+    ]
+    compare_with_keras(cases)

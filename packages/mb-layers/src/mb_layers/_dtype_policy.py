@@ -75,13 +75,18 @@ class DTypePolicy:
         dtype = dtypes.standardize_dtype(dtype)
         if is_keras_tensor(x) or _backend.is_tensor(x):
             x_dtype = dtypes.standardize_dtype(x.dtype)
-            if autocast and dtypes.is_float_dtype(x_dtype) and x_dtype != dtype:
+            if (
+                autocast
+                and dtypes.is_float_dtype(x_dtype)
+                and dtypes.is_float_dtype(dtype)
+                and x_dtype != dtype
+            ):
                 return ops.cast(x, dtype)
             return x
         if hasattr(x, "__array__") and hasattr(x, "dtype") and hasattr(x, "shape"):
             core = _backend.core()
             x_dtype = dtypes.standardize_dtype(x.dtype)
-            if autocast and dtypes.is_float_dtype(x_dtype):
+            if autocast and dtypes.is_float_dtype(x_dtype) and dtypes.is_float_dtype(dtype):
                 return core.convert_to_tensor(x, dtype=dtype)
             return core.convert_to_tensor(x)
         return x

@@ -70,6 +70,13 @@ from mb_layers.layers._pooling import GlobalMaxPooling3D as GlobalMaxPooling3D
 from mb_layers.layers._pooling import MaxPooling1D as MaxPooling1D
 from mb_layers.layers._pooling import MaxPooling2D as MaxPooling2D
 from mb_layers.layers._pooling import MaxPooling3D as MaxPooling3D
+from mb_layers.layers._preprocessing import CategoryEncoding as CategoryEncoding
+from mb_layers.layers._preprocessing import CenterCrop as CenterCrop
+from mb_layers.layers._preprocessing import Discretization as Discretization
+from mb_layers.layers._preprocessing import Normalization as Normalization
+from mb_layers.layers._preprocessing import RandomFlip as RandomFlip
+from mb_layers.layers._preprocessing import Rescaling as Rescaling
+from mb_layers.layers._preprocessing import Resizing as Resizing
 from mb_layers.layers._recurrent import GRU as GRU
 from mb_layers.layers._recurrent import LSTM as LSTM
 from mb_layers.layers._recurrent import RNN as RNN

@@ -1,0 +1,397 @@
+"""Preprocessing layers for numbers and images: rescaling, normalization, resizing,
+cropping, category encoding, discretization, random flips."""
+
+import numpy as np
+
+from mb_layers._layer import Layer
+from mb_layers._ops import ops
+from mb_layers._ops import random as random_ops
+from mb_layers.layers._reshaping import _data_format
+from mb_ops import config
+from mb_ops.random import SeedGenerator
+
+
+class _Preprocessing(Layer):
+    """Preprocessing layers accept arrays positionally and are built at once."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._allow_non_tensor_positional_args = True
+        self._convert_input_args = False
+        self.supports_masking = False
+        self.built = True
+
+
+class Rescaling(_Preprocessing):
+    """``inputs * scale + offset`` (e.g. ``Rescaling(1 / 255)`` for pixels)."""
+
+    def __init__(self, scale, offset=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.scale = scale
+        self.offset = offset
+
+    def call(self, inputs):
+        x = ops.cast(inputs, self.compute_dtype)
+        scale = ops.convert_to_tensor(self.scale, dtype=self.compute_dtype)
+        offset = ops.convert_to_tensor(self.offset, dtype=self.compute_dtype)
+        return ops.add(ops.multiply(x, scale), offset)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "scale": _plain(self.scale), "offset": _plain(self.offset)}
+
+
+def _plain(value):
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+class Normalization(_Preprocessing):
+    """``(x - mean) / sqrt(variance)`` per feature; statistics given or learned by `adapt`.
+
+    Args:
+        axis: the feature axis (or axes) that keep their own statistics.
+        mean, variance: fixed statistics (else call `adapt(data)`).
+        invert: apply the inverse transformation.
+    """
+
+    def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
+        super().__init__(**kwargs)
+        self.built = False
+        self.axis = (axis,) if isinstance(axis, int) else tuple(axis or ())
+        if (mean is None) != (variance is None):
+            raise ValueError(
+                "Normalization needs both `mean` and `variance`, or neither (then call "
+                f"adapt()). Received: mean={mean!r}, variance={variance!r}."
+            )
+        self.input_mean = mean
+        self.input_variance = variance
+        self.invert = invert
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        axes = tuple(a % rank for a in self.axis)
+        self._broadcast_shape = [input_shape[a] if a in axes else 1 for a in range(rank)]
+        self._reduce_axes = tuple(a for a in range(rank) if a not in axes)
+        stats_shape = tuple(input_shape[a] for a in axes)
+        if self.input_mean is None:
+            self.adapt_mean = self.add_weight(
+                name="mean", shape=stats_shape, initializer="zeros", trainable=False
+            )
+            self.adapt_variance = self.add_weight(
+                name="variance", shape=stats_shape, initializer="ones", trainable=False
+            )
+
+    def adapt(self, data):
+        """Learns the mean and variance of `data` (an array or an iterable of batches)."""
+        if hasattr(data, "shape"):
+            batches = [np.asarray(ops.convert_to_numpy(data))]
+        else:
+            batches = [np.asarray(ops.convert_to_numpy(b)) for b in data]
+        values = np.concatenate(batches, axis=0).astype("float64")
+        if not self.built:
+            self.build((None, *values.shape[1:]))
+        self.adapt_mean.assign(values.mean(axis=self._reduce_axes).astype(self.variable_dtype))
+        self.adapt_variance.assign(values.var(axis=self._reduce_axes).astype(self.variable_dtype))
+
+    def _stats(self):
+        if self.input_mean is not None:
+            mean = np.broadcast_to(np.asarray(self.input_mean, "float64"), self._broadcast_shape)
+            variance = np.broadcast_to(
+                np.asarray(self.input_variance, "float64"), self._broadcast_shape
+            )
+            return (
+                ops.convert_to_tensor(mean, self.compute_dtype),
+                ops.convert_to_tensor(variance, self.compute_dtype),
+            )
+        return (
+            ops.reshape(ops.cast(self.adapt_mean, self.compute_dtype), self._broadcast_shape),
+            ops.reshape(ops.cast(self.adapt_variance, self.compute_dtype), self._broadcast_shape),
+        )
+
+    def call(self, inputs):
+        x = ops.cast(inputs, self.compute_dtype)
+        mean, variance = self._stats()
+        if self.invert:
+            return ops.add(mean, ops.multiply(x, ops.sqrt(variance)))
+        return ops.divide(ops.subtract(x, mean), ops.maximum(ops.sqrt(variance), config.epsilon()))
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "axis": self.axis,
+            "invert": self.invert,
+            "mean": _plain(self.input_mean),
+            "variance": _plain(self.input_variance),
+        }
+
+
+class Resizing(_Preprocessing):
+    """Resizes images to ``(height, width)`` (optionally cropping or padding to aspect)."""
+
+    def __init__(
+        self,
+        height,
+        width,
+        interpolation="bilinear",
+        crop_to_aspect_ratio=False,
+        pad_to_aspect_ratio=False,
+        fill_mode="constant",
+        fill_value=0.0,
+        antialias=False,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(**kwargs)
+        self.height = height
+        self.width = width
+        self.interpolation = interpolation
+        self.crop_to_aspect_ratio = crop_to_aspect_ratio
+        self.pad_to_aspect_ratio = pad_to_aspect_ratio
+        self.fill_mode = fill_mode
+        self.fill_value = fill_value
+        self.antialias = antialias
+        self.data_format = _data_format(data_format)
+
+    def call(self, inputs):
+        return ops.image.resize(
+            ops.cast(inputs, self.compute_dtype),
+            (self.height, self.width),
+            interpolation=self.interpolation,
+            antialias=self.antialias,
+            crop_to_aspect_ratio=self.crop_to_aspect_ratio,
+            pad_to_aspect_ratio=self.pad_to_aspect_ratio,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
+
+    def compute_output_shape(self, input_shape):
+        return _image_shape(input_shape, self.height, self.width, self.data_format)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "data_format": self.data_format,
+            "height": self.height,
+            "width": self.width,
+            "interpolation": self.interpolation,
+            "crop_to_aspect_ratio": self.crop_to_aspect_ratio,
+            "pad_to_aspect_ratio": self.pad_to_aspect_ratio,
+            "fill_mode": self.fill_mode,
+            "fill_value": self.fill_value,
+            "antialias": self.antialias,
+        }
+
+
+def _image_shape(input_shape, height, width, data_format):
+    shape = list(input_shape)
+    h_axis = -2 if data_format == "channels_first" else -3
+    shape[h_axis], shape[h_axis + 1] = height, width
+    return tuple(shape)
+
+
+class CenterCrop(_Preprocessing):
+    """Crops the center ``(height, width)`` of images (resizing up when they are smaller)."""
+
+    def __init__(self, height, width, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.height = height
+        self.width = width
+        self.data_format = _data_format(data_format)
+
+    def call(self, inputs):
+        x = ops.cast(inputs, self.compute_dtype)
+        h_axis = len(x.shape) - (2 if self.data_format == "channels_first" else 3)
+        h, w = x.shape[h_axis], x.shape[h_axis + 1]
+        if h < self.height or w < self.width:
+            return ops.image.resize(
+                x,
+                (self.height, self.width),
+                crop_to_aspect_ratio=True,
+                data_format=self.data_format,
+            )
+        top, left = (h - self.height) // 2, (w - self.width) // 2
+        index = [slice(None)] * len(x.shape)
+        index[h_axis] = slice(top, top + self.height)
+        index[h_axis + 1] = slice(left, left + self.width)
+        return x[tuple(index)]
+
+    def compute_output_shape(self, input_shape):
+        return _image_shape(input_shape, self.height, self.width, self.data_format)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "data_format": self.data_format,
+            "height": self.height,
+            "width": self.width,
+        }
+
+
+_MODES = ("one_hot", "multi_hot", "count")
+
+
+class CategoryEncoding(_Preprocessing):
+    """Encodes integer categories as one-hot, multi-hot or count vectors."""
+
+    def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
+        super().__init__(**kwargs)
+        if output_mode not in _MODES:
+            raise ValueError(
+                f"CategoryEncoding output_mode must be one of {_MODES}. "
+                f"Received: output_mode={output_mode!r}."
+            )
+        if num_tokens is None or num_tokens < 1:
+            raise ValueError(f"`num_tokens` must be >= 1. Received: num_tokens={num_tokens!r}.")
+        if sparse:
+            raise NotImplementedError("CategoryEncoding(sparse=True) is not supported yet.")
+        self.num_tokens = num_tokens
+        self.output_mode = output_mode
+        self.sparse = sparse
+
+    def call(self, inputs):
+        inputs = ops.convert_to_tensor(inputs)
+        if self.output_mode == "multi_hot":
+            return ops.multi_hot(inputs, self.num_tokens, dtype=self.compute_dtype)
+        if len(inputs.shape) > 1 and inputs.shape[-1] == 1 and self.output_mode == "one_hot":
+            inputs = ops.squeeze(inputs, axis=-1)
+        encoded = ops.one_hot(inputs, self.num_tokens, dtype=self.compute_dtype)
+        if self.output_mode == "one_hot":
+            return encoded
+        return ops.sum(encoded, axis=1 if len(inputs.shape) > 1 else 0)
+
+    def compute_output_shape(self, input_shape):
+        shape = tuple(input_shape)
+        if not shape:
+            return (self.num_tokens,)
+        if self.output_mode == "one_hot" and shape[-1] != 1:
+            return (*shape, self.num_tokens)
+        return (*shape[:-1], self.num_tokens)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "num_tokens": self.num_tokens,
+            "output_mode": self.output_mode,
+        }
+
+
+class Discretization(_Preprocessing):
+    """Buckets numbers by `bin_boundaries` (or quantile bins learned by `adapt`)."""
+
+    def __init__(
+        self,
+        bin_boundaries=None,
+        num_bins=None,
+        epsilon=0.01,
+        output_mode="int",
+        sparse=False,
+        dtype=None,
+        name=None,
+    ):
+        if dtype is None:
+            dtype = "int64" if output_mode == "int" else config.floatx()
+        super().__init__(name=name, dtype=dtype)
+        if output_mode not in ("int", *_MODES):
+            raise ValueError(
+                "Discretization output_mode must be 'int', 'one_hot', 'multi_hot' or 'count'. "
+                f"Received: output_mode={output_mode!r}."
+            )
+        if bin_boundaries is not None and num_bins is not None:
+            raise ValueError("Give Discretization `bin_boundaries` or `num_bins`, not both.")
+        self.bin_boundaries = None if bin_boundaries is None else list(bin_boundaries)
+        self.num_bins = num_bins
+        self.epsilon = epsilon
+        self.output_mode = output_mode
+        self.sparse = sparse
+
+    def adapt(self, data):
+        """Sets `bin_boundaries` to the quantiles of `data` for `num_bins` bins."""
+        if self.num_bins is None:
+            raise ValueError("Discretization.adapt() needs `num_bins`.")
+        values = np.asarray(ops.convert_to_numpy(data), "float64").ravel()
+        quantiles = np.linspace(0, 1, self.num_bins + 1)[1:-1]
+        self.bin_boundaries = np.quantile(values, quantiles).tolist()
+
+    def call(self, inputs):
+        if self.bin_boundaries is None:
+            raise ValueError("Discretization has no bin boundaries: pass them or call adapt().")
+        indices = ops.digitize(ops.convert_to_tensor(inputs), self.bin_boundaries)
+        if self.output_mode == "int":
+            return ops.cast(indices, self.compute_dtype)
+        depth = len(self.bin_boundaries) + 1
+        return CategoryEncoding(depth, output_mode=self.output_mode, dtype=self.compute_dtype)(
+            indices
+        )
+
+    def compute_output_shape(self, input_shape):
+        if self.output_mode == "int":
+            return tuple(input_shape)
+        depth = len(self.bin_boundaries or ()) + 1 if self.num_bins is None else self.num_bins
+        return (*tuple(input_shape)[:-1], depth) if input_shape else (depth,)
+
+    def get_config(self):
+        base = super().get_config()
+        base.pop("trainable")  # Keras's Discretization takes no `trainable`.
+        return {
+            **base,
+            "bin_boundaries": self.bin_boundaries,
+            "num_bins": self.num_bins,
+            "epsilon": self.epsilon,
+            "output_mode": self.output_mode,
+            "sparse": self.sparse,
+        }
+
+
+class RandomFlip(_Preprocessing):
+    """Flips images at random during training (identity in inference).
+
+    Args:
+        mode: ``"horizontal"``, ``"vertical"`` or ``"horizontal_and_vertical"``.
+        seed: an int for reproducible flips.
+    """
+
+    def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
+            raise ValueError(
+                "RandomFlip mode must be 'horizontal', 'vertical' or "
+                f"'horizontal_and_vertical'. Received: mode={mode!r}."
+            )
+        self.mode = mode
+        self.seed = seed
+        self.seed_generator = SeedGenerator(seed)
+        self.data_format = _data_format(data_format)
+
+    def _flip(self, x, axis):
+        batch = x.shape[0]
+        coin = random_ops.uniform((batch,), seed=self.seed_generator)
+        flip = ops.reshape(ops.less(coin, 0.5), (batch,) + (1,) * (len(x.shape) - 1))
+        return ops.where(flip, ops.flip(x, axis=axis), x)
+
+    def call(self, inputs, training=True):
+        x = ops.cast(inputs, self.compute_dtype)
+        if not training:
+            return x
+        h_axis = len(x.shape) - (2 if self.data_format == "channels_first" else 3)
+        if self.mode in ("horizontal", "horizontal_and_vertical"):
+            x = self._flip(x, h_axis + 1)
+        if self.mode in ("vertical", "horizontal_and_vertical"):
+            x = self._flip(x, h_axis)
+        return x
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "data_format": self.data_format,
+            "seed": self.seed,
+            "mode": self.mode,
+        }
