@@ -84,30 +84,42 @@ class StepRunner:
         jit = getattr(self._module, "jit", None)
         if jit is None or "jit" in getattr(self._module, "UNSUPPORTED", {}):
             return fn
-        options = {"donate_argnums": donate}
+        options = {"donate_argnums": donate, "autograph": False}
         if compile is True:
             options["jit_compile"] = True
-        try:
-            return jit(fn, **options)
-        except TypeError:
-            options.pop("donate_argnums")
-            return jit(fn, **options)
+        # Options are hints: a backend that does not know one (jax has no autograph,
+        # torch no buffer donation) is asked again without it.
+        for drop in ((), ("autograph",), ("autograph", "donate_argnums")):
+            try:
+                return jit(fn, **{k: v for k, v in options.items() if k not in drop})
+            except TypeError:
+                continue
+        return fn
 
     def _make_multi(self, compile):
-        multi_step = getattr(self._module, "multi_step", None)
-        if multi_step is None or compile is False:
+        n = self.steps_per_execution
+        if compile is False or self._module is None:
             return None
+        multi_step = getattr(self._module, "multi_step", None)
+        if n > _UNROLL_LIMIT and multi_step is not None:
+            # Long executions use the engine's loop (lax.scan, tf.while_loop).
+            def body(state, data):
+                read_only, mutable = state
+                new, outputs = self._pure(read_only, mutable, data)
+                return (read_only, new), outputs
 
-        def body(state, data):
-            read_only, mutable = state
-            new, outputs = self._pure(read_only, mutable, data)
-            return (read_only, new), outputs
+            kwargs = {"jit_compile": True} if compile is True else {}
+            run = multi_step(body, n, **kwargs)
+            return lambda read_only, mutable, batches: _unpack(run((read_only, mutable), batches))
 
-        kwargs = {"jit_compile": True} if compile is True else {}
-        try:
-            return multi_step(body, self.steps_per_execution, **kwargs)
-        except TypeError:
-            return multi_step(body, self.steps_per_execution)
+        # Short ones are unrolled into one compiled function of the n batches.
+        def unrolled(read_only, mutable, batches):
+            outputs = None
+            for data in batches:
+                mutable, outputs = self._pure(read_only, mutable, data)
+            return read_only, mutable, outputs
+
+        return self._compile(unrolled, compile, donate=(1,))
 
     # ----- running --------------------------------------------------------------------
 
@@ -132,8 +144,8 @@ class StepRunner:
             and len(batches) == self.steps_per_execution
             and _same_shapes(batches)
         ):
-            state = self._state()
-            (read_only, new), outputs = self._multi(state, list(batches))
+            read_only, mutable = self._state()
+            read_only, new, outputs = self._multi(read_only, mutable, list(batches))
             # The engine may have reused the input buffers: write both groups back.
             for variable, value in zip(self.read_only, read_only, strict=True):
                 variable._direct_assign(value)
@@ -143,6 +155,15 @@ class StepRunner:
         for data in batches:
             outputs = self.run(data)
         return outputs
+
+
+# Up to this many steps per execution are unrolled in one compiled function.
+_UNROLL_LIMIT = 16
+
+
+def _unpack(result):
+    (read_only, mutable), outputs = result
+    return read_only, mutable, outputs
 
 
 def _same_shapes(batches):
