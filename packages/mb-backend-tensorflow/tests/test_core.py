@@ -28,6 +28,18 @@ def test_torch_tensor_converts_without_a_copy():
     np.testing.assert_array_equal(x.numpy(), np.arange(6).reshape(2, 3) + 100.0)
 
 
+def test_unaligned_or_strided_torch_views_are_copied_not_shared():
+    # TF aborts on buffers that are not 64-byte aligned: such views must be copied.
+    base = torch.arange(1 << 16, dtype=torch.float32)
+    view = base[1:]
+    x = core.convert_to_tensor(view)
+    base.add_(1.0)
+    np.testing.assert_array_equal(x.numpy()[:3], [1.0, 2.0, 3.0])  # a copy
+    assert float(tf.reduce_sum(x)) == float(np.arange(1, 1 << 16, dtype=np.float64).sum())
+    t = core.convert_to_tensor(torch.arange(6.0).reshape(2, 3).T)
+    np.testing.assert_array_equal(t.numpy(), np.arange(6.0).reshape(2, 3).T)
+
+
 def test_jax_and_grad_requiring_torch_tensors_convert():
     np.testing.assert_array_equal(core.convert_to_tensor(jnp.arange(4.0)).numpy(), np.arange(4.0))
     x = core.convert_to_tensor(torch.ones(3, requires_grad=True))

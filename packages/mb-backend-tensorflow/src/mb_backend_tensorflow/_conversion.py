@@ -21,19 +21,40 @@ def _is_foreign_tensor(x):
     return module in _DLPACK_MODULES and hasattr(x, "__dlpack__")
 
 
+# TensorFlow's kernels assume 64-byte aligned buffers (Tensor::IsAligned is a
+# CHECK, not a fallback): an unaligned DLPack buffer aborts the process.
+_TF_ALIGNMENT = 64
+
+
+def _data_pointer(x):
+    if type(x).__module__.startswith("torch"):
+        return x.data_ptr()
+    try:
+        return x.unsafe_buffer_pointer()  # jax.Array
+    except Exception:  # no single buffer (sharded, deleted, ...)
+        return None
+
+
 def from_dlpack(x):
     """A ``tf.Tensor`` sharing memory with another engine's tensor where possible.
 
-    Falls back to a copy through NumPy when the producer cannot export (a torch
-    tensor that requires grad is detached first; dtypes DLPack cannot carry are
-    copied).
+    Shares the buffer when it is 64-byte aligned (what TF's kernels require);
+    otherwise (a sliced torch tensor, a tensor that requires grad is first
+    detached) the data is copied into a fresh aligned buffer.
     """
-    if type(x).__module__.startswith("torch") and getattr(x, "requires_grad", False):
+    is_torch = type(x).__module__.startswith("torch")
+    if is_torch and getattr(x, "requires_grad", False):
         x = x.detach()
+    pointer = _data_pointer(x)
+    if pointer is None or pointer % _TF_ALIGNMENT:
+        if is_torch:
+            x = x.clone().contiguous()  # fresh storage: torch allocates 64-byte aligned
+        else:
+            return tf.convert_to_tensor(np.asarray(x))
     try:
         return tf.experimental.dlpack.from_dlpack(x.__dlpack__())
-    except Exception:  # the producer or TF refused this buffer: copy instead
-        if type(x).__module__.startswith("torch"):
+    except Exception:  # the producer or TF refused this buffer (layout, dtype): copy
+        if is_torch:
             return tf.convert_to_tensor(x.cpu().numpy())
         return tf.convert_to_tensor(np.asarray(x))
 
