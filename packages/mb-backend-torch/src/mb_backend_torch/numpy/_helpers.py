@@ -21,6 +21,7 @@ from mb_backend_torch._dtypes import (
 from mb_ops import config
 
 Tensor = torch.Tensor
+_BOOL = torch.bool
 _SCALARS = (int, float, bool)
 
 
@@ -80,8 +81,14 @@ def promote_scalar(x1, x2):
                 return x1, x2
             dtype = _promote(d1, d2, config.floatx())
             return _to(x1, dtype), _to(x2, dtype)
-        if x2.__class__ in _SCALARS:
-            dtype = _promote(x1.dtype, x2.__class__, config.floatx())
+        cls = x2.__class__
+        if cls in _SCALARS:
+            d1 = x1.dtype
+            # A weak Python scalar never changes a float/complex tensor's dtype,
+            # nor an integer tensor's when the scalar is an int or a bool.
+            if d1.is_floating_point or d1.is_complex or (cls is not float and d1 is not _BOOL):
+                return x1, x2
+            dtype = _promote(d1, cls, config.floatx())
             return _to(x1, dtype), x2
     return promote(x1, x2)
 
