@@ -208,8 +208,23 @@ def test_ctc_greedy_decode_matches_keras():
         want = knn.ctc_decode(logits, lengths, merge_repeated=merge)
         np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
         _close(got[1], want[1])
-    with pytest.raises(NotImplementedError, match="beam_search"):
-        nn.ctc_decode(logits, lengths, strategy="beam_search")
+
+
+@pytest.mark.parametrize("mask_index", [0, None])
+def test_ctc_beam_search_matches_keras(mask_index):
+    logits = RNG.normal(size=(2, 6, 4)).astype("float32") * 2
+    lengths = np.array([6, 4], "int32")
+    kwargs = {"strategy": "beam_search", "beam_width": 20, "top_paths": 3,
+              "mask_index": mask_index}  # fmt: skip
+    got = nn.ctc_decode(logits, lengths, **kwargs)
+    want = knn.ctc_decode(jnp.asarray(logits), jnp.asarray(lengths), **kwargs)
+    np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]))
+    _close(got[1], want[1], rtol=1e-4, atol=1e-4)
+    with pytest.raises(ValueError, match="top_paths"):
+        nn.ctc_decode(logits, lengths, strategy="beam_search", beam_width=2, top_paths=3)
+    traced = jax.jit(lambda z: nn.ctc_decode(z, lengths, strategy="beam_search"))
+    with pytest.raises(ValueError, match="cannot be traced"):
+        traced(logits)
 
 
 @pytest.mark.parametrize("kv_heads", [4, 2])

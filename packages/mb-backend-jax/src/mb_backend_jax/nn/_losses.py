@@ -3,6 +3,7 @@
 import jax
 import jax.nn as jnn
 import jax.numpy as jnp
+import numpy as np
 
 from mb_backend_jax.core import cast, convert_to_tensor
 from mb_ops import config, dtypes
@@ -201,17 +202,18 @@ def ctc_decode(
     merge_repeated=True,
     mask_index=0,
 ):
-    """Decode CTC outputs ``(batch, time, classes)``: best path (greedy).
+    """Decode CTC outputs ``(batch, time, classes)``.
 
-    Returns ``(decoded, scores)``: ``decoded`` of shape ``(1, batch, time)``
-    with -1 after the decoded labels, and ``scores`` ``(batch, 1)`` (the
-    negative sum of the best per-step scores).
+    ``greedy`` takes the best class per step (traceable); ``beam_search`` runs
+    an exact prefix beam search on the host (eager only).
+
+    Returns ``(decoded, scores)``: ``decoded`` of shape ``(paths, batch, time)``
+    with -1 after the decoded labels (``paths`` is 1 for greedy, ``top_paths``
+    for beam search), and ``scores`` ``(batch, paths)``: the negative sum of the
+    best per-step scores (greedy) or each path's log-probability (beam search).
     """
     if strategy == "beam_search":
-        raise NotImplementedError(
-            "ctc_decode(strategy='beam_search') is not supported on the jax backend of mb "
-            "yet: use strategy='greedy'."
-        )
+        return _ctc_beam_search(inputs, sequence_lengths, beam_width, top_paths, mask_index)
     if strategy != "greedy":
         raise ValueError(
             f"ctc_decode strategy must be 'greedy' or 'beam_search'. Received: {strategy!r}."
@@ -234,3 +236,57 @@ def ctc_decode(
     order = jnp.argsort(jnp.where(dropped, max_time, jnp.arange(max_time)[None, :]), axis=-1)
     decoded = jnp.take_along_axis(jnp.where(dropped, -1, best), order, axis=-1)
     return decoded[None], -jnp.sum(scores, axis=1, keepdims=True)
+
+
+def _ctc_beam_search(inputs, sequence_lengths, beam_width, top_paths, mask_index):
+    inputs = convert_to_tensor(inputs)
+    if isinstance(inputs, jax.core.Tracer):
+        raise ValueError(
+            "ctc_decode(strategy='beam_search') runs on the host and cannot be traced under "
+            "jax.jit; call it eagerly, or use strategy='greedy' inside compiled code."
+        )
+    if top_paths > beam_width:
+        raise ValueError(
+            f"ctc_decode needs top_paths <= beam_width. Received top_paths={top_paths}, "
+            f"beam_width={beam_width}."
+        )
+    dtype = dtypes.result_type(inputs.dtype, "float32")
+    log_probs = np.asarray(jnn.log_softmax(inputs.astype(dtype), axis=-1), "float64")
+    lengths = np.asarray(sequence_lengths).astype(int)
+    batch, max_time, num_classes = log_probs.shape
+    blank = num_classes - 1 if mask_index is None else mask_index
+    decoded = np.full((top_paths, batch, max_time), -1, "int32")
+    scores = np.full((batch, top_paths), -np.inf, "float64")
+    for b in range(batch):
+        best = _prefix_beam_search(log_probs[b, : lengths[b]], blank, beam_width)
+        for rank, (prefix, score) in enumerate(best[:top_paths]):
+            decoded[rank, b, : len(prefix)] = prefix
+            scores[b, rank] = score
+    return jnp.asarray(decoded), jnp.asarray(scores, dtype)
+
+
+def _add(beams, prefix, blank_score, label_score):
+    old_blank, old_label = beams.get(prefix, (-np.inf, -np.inf))
+    beams[prefix] = (np.logaddexp(old_blank, blank_score), np.logaddexp(old_label, label_score))
+
+
+def _prefix_beam_search(log_probs, blank, beam_width):
+    # Each beam: prefix -> (log P(prefix, ends in blank), log P(prefix, ends in label)).
+    beams = {(): (0.0, -np.inf)}
+    for step in log_probs:
+        grown = {}
+        for prefix, (p_blank, p_label) in beams.items():
+            total = np.logaddexp(p_blank, p_label)
+            _add(grown, prefix, total + step[blank], -np.inf)
+            for c, p in enumerate(step):
+                if c == blank:
+                    continue
+                if prefix and prefix[-1] == c:
+                    _add(grown, prefix, -np.inf, p_label + p)  # repeat collapses
+                    _add(grown, (*prefix, c), -np.inf, p_blank + p)  # blank-separated repeat
+                else:
+                    _add(grown, (*prefix, c), -np.inf, total + p)
+        ranked = sorted(grown.items(), key=lambda kv: -np.logaddexp(*kv[1]))
+        beams = dict(ranked[:beam_width])
+    final = [(list(prefix), float(np.logaddexp(*s))) for prefix, s in beams.items()]
+    return sorted(final, key=lambda item: -item[1])
