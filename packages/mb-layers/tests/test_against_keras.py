@@ -195,3 +195,14 @@ def test_preprocessing_layers_match_keras():
         (layers.RandomFlip(), image, {"training": False}),
     ]
     compare_with_keras(cases)
+
+
+def test_wrappers_match_keras():
+    x = _data(3, 4)
+    spectral = layers.SpectralNormalization(layers.Dense(5))
+    spectral(x)
+    # Keras's order: the wrapped kernel (tracked first), vector_u, then the bias.
+    assert [tuple(w.shape) for w in spectral.weights] == [(4, 5), (1, 5), (5,)]
+    spectral.set_weights([_data(*w.shape) for w in spectral.weights])
+    cases = [(spectral, x, {"training": True})]
+    compare_with_keras(cases, atol=1e-4, rtol=1e-4)

@@ -108,6 +108,8 @@ from mb_layers.layers._rnn_cells import GRUCell as GRUCell
 from mb_layers.layers._rnn_cells import LSTMCell as LSTMCell
 from mb_layers.layers._rnn_cells import SimpleRNNCell as SimpleRNNCell
 from mb_layers.layers._rnn_cells import StackedRNNCells as StackedRNNCells
+from mb_layers.layers._wrappers import SpectralNormalization as SpectralNormalization
+from mb_layers.layers._wrappers import Wrapper as Wrapper
 
 # Keras's alias names (``keras.layers.Convolution2D is Conv2D``).
 GroupQueryAttention = GroupedQueryAttention

@@ -1,0 +1,100 @@
+"""`Wrapper` (a layer around another layer) and `SpectralNormalization`."""
+
+from mb_layers import _registry, initializers
+from mb_layers._layer import Layer
+from mb_layers._ops import ops
+
+
+class Wrapper(Layer):
+    """Base of layers that wrap another layer (its config holds the wrapped layer)."""
+
+    def __init__(self, layer, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(layer, Layer):
+            raise ValueError(
+                f"{type(self).__name__} wraps a layer. Received: {layer!r} "
+                f"(of type {type(layer).__name__})."
+            )
+        self.layer = layer
+
+    def build(self, input_shape=None):
+        if not self.layer.built:
+            self.layer.build(input_shape)
+            self.layer.built = True
+
+    def get_config(self):
+        return {**super().get_config(), "layer": _registry.serialize(self.layer)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        layer = _registry.deserialize(config.pop("layer"), custom_objects=custom_objects)
+        return cls(layer, **config)
+
+
+def _l2_normalize(x):
+    return ops.divide(x, ops.sqrt(ops.maximum(ops.sum(ops.square(x)), 1e-12)))
+
+
+class SpectralNormalization(Wrapper):
+    """Divides the wrapped layer's kernel by its spectral norm (power iteration) in training.
+
+    Args:
+        layer: a layer with a ``kernel`` (or ``embeddings``) weight.
+        power_iterations: iterations per training call.
+    """
+
+    def __init__(self, layer, power_iterations=1, **kwargs):
+        super().__init__(layer, **kwargs)
+        if power_iterations <= 0:
+            raise ValueError(
+                f"`power_iterations` must be > 0. Received: power_iterations={power_iterations!r}."
+            )
+        self.power_iterations = power_iterations
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        kernel = getattr(self.layer, "kernel", None)
+        if kernel is None:
+            kernel = getattr(self.layer, "embeddings", None)
+        if kernel is None:
+            raise ValueError(
+                f"SpectralNormalization needs a layer with a `kernel` or `embeddings` weight; "
+                f"{type(self.layer).__name__} has neither."
+            )
+        self.kernel = kernel
+        self.kernel_shape = tuple(kernel.shape)
+        self.vector_u = self.add_weight(
+            shape=(1, self.kernel_shape[-1]),
+            initializer=initializers.TruncatedNormal(stddev=0.02),
+            trainable=False,
+            name="vector_u",
+            dtype=kernel.dtype,
+        )
+
+    def normalized_weights(self):
+        """The new ``(vector_u, kernel)`` after the power iterations."""
+        weights = ops.reshape(self.kernel, (-1, self.kernel_shape[-1]))
+        vector_u = self.vector_u.value
+        vector_v = None
+        for _ in range(self.power_iterations):
+            vector_v = _l2_normalize(ops.matmul(vector_u, ops.transpose(weights)))
+            vector_u = _l2_normalize(ops.matmul(vector_v, weights))
+        vector_u = ops.stop_gradient(vector_u)
+        vector_v = ops.stop_gradient(vector_v)
+        sigma = ops.matmul(ops.matmul(vector_v, weights), ops.transpose(vector_u))
+        kernel = ops.reshape(ops.divide(self.kernel.value, sigma), self.kernel_shape)
+        return ops.cast(vector_u, self.vector_u.dtype), ops.cast(kernel, self.kernel.dtype)
+
+    def call(self, inputs, training=False):
+        if training:
+            new_u, new_kernel = self.normalized_weights()
+            self.vector_u.assign(new_u)
+            self.kernel.assign(new_kernel)
+        return ops.cast(self.layer(inputs), inputs.dtype)
+
+    def compute_output_shape(self, input_shape):
+        return self.layer.compute_output_shape(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "power_iterations": self.power_iterations}
