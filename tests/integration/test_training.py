@@ -1,0 +1,188 @@
+"""Training on the active backend (MB_BACKEND): fit/evaluate/predict against NumPy.
+
+Training tests skip on inference-only backends (numpy, openvino) saying so; there
+`fit` must raise a clear error naming the backend, and evaluate/predict must work.
+The image test uses the leg's image_data_format (channels_first on the torch leg).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mb_layers
+import mb_ops
+from mb_layers import layers
+from mb_ops import backends, config, ops
+from mb_train.callbacks import Callback
+from mb_train.models import Model, Sequential
+
+
+def _can_train():
+    try:
+        module = backends.backend_module("training")
+    except ModuleNotFoundError:
+        return False
+    return "value_and_grad" not in getattr(module, "UNSUPPORTED", {})
+
+
+trainable_backend = pytest.mark.skipif(
+    not _can_train(),
+    reason=f"the {config.backend()} backend is inference-only: it cannot train",
+)
+
+
+class _MSE:
+    """Stand-in mean squared error (until mb_train.losses is everywhere)."""
+
+    name = "mse"
+    reduction = "sum_over_batch_size"
+
+    def call(self, y_true, y_pred):
+        return ops.mean(ops.square(y_true - y_pred), axis=-1)
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        return ops.mean(self.call(y_true, y_pred))
+
+
+class _SGD:
+    """Stand-in SGD optimizer."""
+
+    def __init__(self, learning_rate):
+        self.iterations = mb_ops.Variable(0, dtype="int32", trainable=False, name="iterations")
+        self.learning_rate = mb_ops.Variable(learning_rate, trainable=False, name="lr")
+        self.built = False
+
+    @property
+    def variables(self):
+        return [self.iterations, self.learning_rate]
+
+    def build(self, variables):
+        self.built = True
+
+    def apply(self, grads, variables):
+        for g, v in zip(grads, variables, strict=True):
+            v.assign(v.value - self.learning_rate.value * g)
+        self.iterations.assign(self.iterations.value + 1)
+
+
+def _data(n=64):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(n, 3)).astype("float32")
+    return x, (x @ np.array([[1.0], [-2.0], [0.5]]) + 0.3).astype("float32")
+
+
+def _linear():
+    inp = mb_layers.Input((3,))
+    return Model(inp, layers.Dense(1, kernel_initializer="zeros")(inp))
+
+
+def _numpy_sgd(x, y, lr, batch_size, epochs):
+    w, b = np.zeros((3, 1)), np.zeros(1)
+    for _ in range(epochs):
+        for i in range(0, len(x), batch_size):
+            xb, yb = x[i : i + batch_size], y[i : i + batch_size]
+            err = xb @ w + b - yb
+            w, b = w - lr * 2 * xb.T @ err / len(xb), b - lr * 2 * err.mean(axis=0)
+    return w, b
+
+
+def test_predict_and_evaluate_match_numpy_on_every_backend():
+    x, y = _data(40)
+    model = _linear()
+    kernel = np.array([[0.5], [-1.0], [2.0]], "float32")
+    try:
+        model.set_weights([kernel, np.array([0.1], "float32")])
+        model.compile(optimizer=_SGD(0.1), loss=_MSE())
+        pred = model.predict(x, batch_size=16, verbose=0)
+        loss = model.evaluate(x, y, batch_size=40, verbose=0)
+    except NotImplementedError as error:
+        pytest.skip(f"declared unsupported on {config.backend()}: {error}")
+    np.testing.assert_allclose(pred, x @ kernel + 0.1, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(loss, np.mean((x @ kernel + 0.1 - y) ** 2), rtol=1e-4)
+
+
+@pytest.mark.skipif(_can_train(), reason=f"the {config.backend()} backend can train")
+def test_fit_on_an_inference_only_backend_names_the_backend():
+    x, y = _data(8)
+    model = _linear()
+    model.compile(optimizer=_SGD(0.1), loss=_MSE())
+    with pytest.raises(NotImplementedError, match=f"{config.backend()} backend"):
+        model.fit(x, y, verbose=0)
+
+
+@trainable_backend
+@pytest.mark.parametrize("steps_per_execution", [1, 4])
+@pytest.mark.parametrize("run_eagerly", [False, True])
+def test_fit_matches_numpy_sgd(steps_per_execution, run_eagerly):
+    x, y = _data()
+    model = _linear()
+    model.compile(
+        optimizer=_SGD(0.05),
+        loss=_MSE(),
+        steps_per_execution=steps_per_execution,
+        run_eagerly=run_eagerly,
+    )
+    model.fit(x, y, batch_size=16, epochs=3, shuffle=False, verbose=0)
+    w, b = _numpy_sgd(x, y, 0.05, 16, 3)
+    np.testing.assert_allclose(model.get_weights()[0], w, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(model.get_weights()[1], b, rtol=1e-4, atol=1e-5)
+    assert int(model.optimizer.iterations.numpy()) == 12
+
+
+@trainable_backend
+def test_callbacks_see_and_change_live_weights():
+    x, y = _data(32)
+    model = _linear()
+    model.compile(optimizer=_SGD(0.05), loss=_MSE())
+    kernels = []
+
+    class Probe(Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            kernels.append(model.weights[0].numpy().copy())
+            if batch == 1:
+                model.weights[0].assign(np.full((3, 1), 7.0, "float32"))
+
+    model.fit(x, y, batch_size=8, shuffle=False, verbose=0, callbacks=[Probe()])
+    assert not np.allclose(kernels[0], kernels[1])
+    # Batch 2 started from the assigned 7.0: one SGD step from there, not from kernels[1].
+    assert np.all(np.abs(kernels[2] - 7.0) < 3.0)
+
+
+@trainable_backend
+def test_convolutional_sequential_learns_in_the_legs_layout():
+    rng = np.random.default_rng(1)
+    channels_first = config.image_data_format() == "channels_first"
+    shape = (1, 8, 8) if channels_first else (8, 8, 1)
+    x = rng.normal(size=(64, *shape)).astype("float32")
+    y = x.reshape(64, -1).mean(axis=1, keepdims=True).astype("float32") * 4
+    model = Sequential(
+        [
+            mb_layers.Input(shape),
+            layers.Conv2D(4, 3, activation="relu"),
+            layers.Flatten(),
+            layers.Dense(1),
+        ]
+    )
+    model.compile(optimizer=_SGD(0.01), loss=_MSE())
+    history = model.fit(x, y, batch_size=16, epochs=8, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    assert model.predict(x, verbose=0).shape == (64, 1)
+
+
+@trainable_backend
+def test_subclassed_model_with_train_and_test_on_batch():
+    class Net(Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = layers.Dense(1, kernel_initializer="ones")
+
+        def call(self, x):
+            return self.dense(x)
+
+    model = Net()
+    model.compile(optimizer=_SGD(0.1), loss=_MSE())
+    x, y = np.ones((4, 3), "float32"), np.zeros((4, 1), "float32")
+    np.testing.assert_allclose(model.test_on_batch(x, y), 9.0, rtol=1e-5)
+    model.train_on_batch(x, y)
+    np.testing.assert_allclose(model.get_weights()[0], np.full((3, 1), 1 - 0.1 * 6), rtol=1e-5)
