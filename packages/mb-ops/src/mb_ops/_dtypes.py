@@ -258,8 +258,8 @@ def result_type(*dtypes: Any) -> str:
         The promoted dtype as a string; ``floatx()`` when no dtype is given.
 
     Example:
-        >>> result_type("int32", "float16"), result_type("float16", float)
-        ('float32', 'float16')
+        >>> result_type("int8", "uint8"), result_type("float16", float), result_type("int32", float)
+        ('int16', 'float16', 'float32')
     """
     if not dtypes:
         return _config.floatx()
