@@ -149,3 +149,37 @@ def test_embedding_mask_reaches_a_masking_aware_layer():
     net.layers[0].set_weights([table])
     ids = np.array([[1, 2, 0, 0]], "int32")
     np.testing.assert_allclose(_np(net(ids)), table[[1, 2]].mean(0, keepdims=True), atol=1e-5)
+
+
+@declared_ops_only
+def test_lstm_matches_a_numpy_loop_on_the_backend():
+    x = RNG.standard_normal((2, 4, 3)).astype("float32")
+    layer = layers.LSTM(2, return_sequences=True)
+    layer.build((None, 4, 3))
+    kernel, recurrent, bias = (
+        RNG.standard_normal(w.shape).astype("float32") * 0.5 for w in layer.weights
+    )
+    layer.set_weights([kernel, recurrent, bias])
+
+    def sigmoid(v):
+        return 1 / (1 + np.exp(-v))
+
+    h, c, expected = np.zeros((2, 2)), np.zeros((2, 2)), []
+    for t in range(4):
+        z = x[:, t] @ kernel + h @ recurrent + bias
+        i, f, g, o = np.split(z, 4, axis=-1)
+        c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
+        h = sigmoid(o) * np.tanh(c)
+        expected.append(h)
+    np.testing.assert_allclose(_np(layer(x)), np.stack(expected, 1), atol=1e-5)
+
+
+@declared_ops_only
+def test_multi_head_attention_scores_are_a_distribution_on_the_backend():
+    q = RNG.standard_normal((2, 3, 8)).astype("float32")
+    mha = layers.MultiHeadAttention(num_heads=2, key_dim=4)
+    out, scores = mha(q, q, return_attention_scores=True, use_causal_mask=True)
+    scores = _np(scores)
+    assert tuple(out.shape) == (2, 3, 8) and scores.shape == (2, 2, 3, 3)
+    np.testing.assert_allclose(scores.sum(-1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(scores[..., 0, 1:], 0.0, atol=1e-6)
