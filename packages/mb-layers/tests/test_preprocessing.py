@@ -63,3 +63,14 @@ def test_random_flip_flips_only_in_training():
 def test_category_encoding_rejects_unknown_mode():
     with pytest.raises(ValueError, match="output_mode"):
         layers.CategoryEncoding(3, output_mode="tf_idf")
+
+
+def test_random_brightness_and_contrast_stay_in_range_and_are_identity_in_inference():
+    image = np.random.default_rng(2).random((4, 5, 5, 3)).astype("float32")
+    for cls in (layers.RandomBrightness, layers.RandomContrast):
+        layer = cls(0.5, value_range=(0, 1), seed=4, data_format="channels_last")
+        np.testing.assert_array_equal(np.asarray(layer(image, training=False)), image)
+        out = np.asarray(layer(image))
+        assert out.shape == image.shape and out.min() >= 0.0 and out.max() <= 1.0
+        assert not np.allclose(out, image)
+        assert layers.deserialize(layers.serialize(layer)).get_config() == layer.get_config()

@@ -74,6 +74,8 @@ from mb_layers.layers._preprocessing import CategoryEncoding as CategoryEncoding
 from mb_layers.layers._preprocessing import CenterCrop as CenterCrop
 from mb_layers.layers._preprocessing import Discretization as Discretization
 from mb_layers.layers._preprocessing import Normalization as Normalization
+from mb_layers.layers._preprocessing import RandomBrightness as RandomBrightness
+from mb_layers.layers._preprocessing import RandomContrast as RandomContrast
 from mb_layers.layers._preprocessing import RandomFlip as RandomFlip
 from mb_layers.layers._preprocessing import Rescaling as Rescaling
 from mb_layers.layers._preprocessing import Resizing as Resizing

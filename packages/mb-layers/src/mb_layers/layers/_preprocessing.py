@@ -395,3 +395,71 @@ class RandomFlip(_Preprocessing):
             "seed": self.seed,
             "mode": self.mode,
         }
+
+
+def _factor_pair(factor, name):
+    if isinstance(factor, (int, float)):
+        return (-abs(factor), abs(factor))
+    low, high = factor
+    if low > high:
+        raise ValueError(f"{name} `factor` (low, high) needs low <= high. Received: {factor!r}.")
+    return (low, high)
+
+
+class _RandomImage(_Preprocessing):
+    def __init__(self, factor, value_range=(0, 255), seed=None, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = factor
+        self.value_range = tuple(value_range)
+        self.seed = seed
+        self.seed_generator = SeedGenerator(seed)
+        self.data_format = _data_format(data_format)
+
+    def _per_image(self, x, low, high):
+        shape = (x.shape[0],) + (1,) * (len(x.shape) - 1)
+        return random_ops.uniform(
+            shape, minval=low, maxval=high, seed=self.seed_generator, dtype=self.compute_dtype
+        )
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "data_format": self.data_format,
+            "factor": _plain(self.factor),
+            "value_range": self.value_range,
+            "seed": self.seed,
+        }
+
+
+class RandomBrightness(_RandomImage):
+    """Adds a random brightness shift (a fraction of `value_range`) during training."""
+
+    def call(self, inputs, training=True):
+        x = ops.cast(inputs, self.compute_dtype)
+        if not training:
+            return x
+        low, high = _factor_pair(self.factor, "RandomBrightness")
+        span = self.value_range[1] - self.value_range[0]
+        delta = ops.multiply(self._per_image(x, low, high), span)
+        return ops.clip(ops.add(x, delta), self.value_range[0], self.value_range[1])
+
+
+class RandomContrast(_RandomImage):
+    """Scales each image's contrast by a random factor in ``[1 - low, 1 + high]``."""
+
+    def call(self, inputs, training=True):
+        x = ops.cast(inputs, self.compute_dtype)
+        if not training:
+            return x
+        low, high = _factor_pair(self.factor, "RandomContrast")
+        factor = self._per_image(x, 1.0 - abs(low), 1.0 + high)
+        rank = len(x.shape)
+        spatial = (
+            (rank - 2, rank - 1) if self.data_format == "channels_first" else (rank - 3, rank - 2)
+        )
+        mean = ops.mean(x, axis=spatial, keepdims=True)
+        out = ops.add(ops.multiply(ops.subtract(x, mean), factor), mean)
+        return ops.clip(out, self.value_range[0], self.value_range[1])
