@@ -21,6 +21,8 @@ Example:
     (5.0, [2.0, 4.0])
 """
 
+import threading
+
 import torch
 
 from mb_backend_torch import _nest
@@ -33,12 +35,25 @@ from mb_backend_torch.numpy._helpers import t
 UNSUPPORTED = {}
 
 
+class _Active(threading.local):
+    def __init__(self):
+        # ids of the input leaves of the value_and_grad calls running now.
+        self.leaves = set()
+
+
+_active = _Active()
+
+
 def _leaf(x):
-    # (tensor to feed fn, whether it is part of an outer graph)
+    # (tensor to feed fn, whether it belongs to an enclosing differentiation)
     x = t(x)
-    if x.requires_grad:
+    if x.requires_grad and (not x.is_leaf or id(x) in _active.leaves):
+        # Computed inside, or an input of, an outer value_and_grad: keep the
+        # graph so that the outer call can differentiate through this one.
         return x, True
     if x.dtype.is_floating_point or x.dtype.is_complex:
+        # A fresh leaf sharing memory: a variable's nn.Parameter is never
+        # differentiated (nor its .grad touched) by a functional gradient.
         return x.detach().requires_grad_(True), False
     return x, False
 
@@ -83,21 +98,26 @@ def value_and_grad(fn, argnums=0, has_aux=False):
                 if _nest.is_nested(args[pos])
                 else tensors[0]
             )
-        with torch.enable_grad():
-            out = fn(*args, **kwargs)
-            value, aux = out if has_aux else (out, None)
-            value = t(value)
-            if value.numel() != 1:
-                raise ValueError(
-                    "value_and_grad needs fn to return a scalar; it returned shape "
-                    f"{tuple(value.shape)}."
+        added = {id(x) for x in flat_inputs if x.requires_grad} - _active.leaves
+        _active.leaves |= added
+        try:
+            with torch.enable_grad():
+                out = fn(*args, **kwargs)
+                value, aux = out if has_aux else (out, None)
+                value = t(value)
+                if value.numel() != 1:
+                    raise ValueError(
+                        "value_and_grad needs fn to return a scalar; it returned shape "
+                        f"{tuple(value.shape)}."
+                    )
+                wanted = [x for x in flat_inputs if x.requires_grad]
+                grads = (
+                    torch.autograd.grad(value, wanted, allow_unused=True, create_graph=outer)
+                    if wanted
+                    else ()
                 )
-            wanted = [x for x in flat_inputs if x.requires_grad]
-            grads = (
-                torch.autograd.grad(value, wanted, allow_unused=True, create_graph=outer)
-                if wanted
-                else ()
-            )
+        finally:
+            _active.leaves -= added
         it = iter(grads)
         flat_grads = []
         for x in flat_inputs:
