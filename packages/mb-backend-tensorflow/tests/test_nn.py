@@ -154,6 +154,23 @@ def _numpy_conv2d(x, k, stride, dilation):
     return out
 
 
+def test_conv_and_celu_trace_with_an_unknown_batch_dim():
+    x = RNG.standard_normal((3, 6, 5, 2)).astype("float32")
+    k = RNG.standard_normal((3, 3, 2, 4)).astype("float32")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 6, 5, 2], tf.float32)])
+    def f(images):
+        first = nn.conv(tf.transpose(images, (0, 3, 1, 2)), k, data_format="channels_first")
+        return nn.conv(images, k, data_format="channels_last"), first
+
+    last, first = f(x)
+    ref = np.asarray(keras.ops.conv(tf.constant(x), k))
+    assert_close(last, ref, atol=1e-4)
+    assert_close(first, np.moveaxis(ref, -1, 1), atol=1e-4)
+    half = tf.function(lambda v: nn.celu(v))(tf.constant(X.astype("float16")))
+    assert half.dtype == tf.float16
+
+
 def test_conv_rejects_an_input_smaller_than_the_kernel():
     with pytest.raises(ValueError, match="empty output"):
         nn.conv(np.ones((1, 2, 2, 1), "float32"), np.ones((3, 3, 1, 1), "float32"))

@@ -424,6 +424,29 @@ def test_slogdet_and_linspace_retstep():
     assert float(step) == 0.5 and np.asarray(values).tolist() == [0.0, 0.5, 1.0, 1.5, 2.0]
 
 
+def test_ops_trace_in_tf_function_with_an_unknown_leading_dim():
+    # What tf.function(reduce_retracing=True) does to a batch axis after a retrace.
+    spec = tf.TensorSpec([None, 4], tf.float32)
+
+    @tf.function(input_signature=[spec])
+    def f(x):
+        return (
+            tnp.split(x, [1, 3], axis=0),
+            tnp.kron(x, tf.ones((2, 1))),
+            tnp.correlate(x[:, 0], tf.constant([1.0, 2.0]), mode="same"),
+            tnp.quantile(x, 0.5, axis=0),
+            tnp.take_along_axis(x, tf.argsort(x, axis=0), axis=0),
+        )
+
+    parts, kron, corr, quant, taken = f(A)
+    for got, want in zip(parts, np.split(A, [1, 3], axis=0), strict=True):
+        np.testing.assert_allclose(got, want)
+    np.testing.assert_allclose(kron, np.kron(A, np.ones((2, 1))), rtol=1e-6)
+    np.testing.assert_allclose(corr, np.correlate(A[:, 0], [1.0, 2.0], "same"), rtol=1e-5)
+    np.testing.assert_allclose(quant, np.quantile(A, 0.5, axis=0), rtol=1e-5)
+    np.testing.assert_allclose(taken, np.sort(A, axis=0))
+
+
 def test_errors_name_what_was_received():
     with pytest.raises(ValueError, match="equal sections"):
         tnp.split(V, 2)

@@ -102,7 +102,8 @@ def gelu(x, approximate=True):
 def celu(x, alpha=1.0):
     x = _float(x)
     a = tf.cast(alpha, x.dtype)
-    return tf.maximum(x, 0.0) + tf.minimum(0.0, a * tf.math.expm1(x / a))
+    zero = tf.zeros_like(x)
+    return tf.maximum(x, zero) + tf.minimum(zero, a * tf.math.expm1(x / a))
 
 
 def glu(x, axis=-1):

@@ -57,10 +57,10 @@ def _check_fits(x, kernel, dilation, padding):
         return
     spatial = x.shape.as_list()[1:-1]
     reach = [
-        (k - 1) * d + 1
+        None if k is None else (k - 1) * d + 1
         for k, d in zip(kernel.shape.as_list()[: len(spatial)], dilation, strict=True)
     ]
-    if any(s is not None and s < r for s, r in zip(spatial, reach, strict=True)):
+    if any(s is not None and r is not None and s < r for s, r in zip(spatial, reach, strict=True)):
         raise ValueError(
             f"The convolution would produce an empty output: the input's spatial shape "
             f"{spatial} is smaller than the kernel's reach {reach} (kernel size with dilation). "

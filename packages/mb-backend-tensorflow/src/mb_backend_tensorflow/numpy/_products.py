@@ -128,14 +128,22 @@ def einsum(subscripts, *operands, **kwargs):
     return _finish(out, compute, result)
 
 
+def _dims(x):
+    """Static dims where known, run-time ones (scalar tensors) elsewhere."""
+    dims = x.shape.as_list()
+    if None in dims:
+        dynamic = tf.shape(x)
+        dims = [dynamic[i] if d is None else d for i, d in enumerate(dims)]
+    return dims
+
+
 def kron(x1, x2):
     (x1, x2), dtype = promote(x1, x2)
     rank = max(x1.shape.rank, x2.shape.rank)
-    a = tf.reshape(x1, [1] * (rank - x1.shape.rank) + x1.shape.as_list())
-    b = tf.reshape(x2, [1] * (rank - x2.shape.rank) + x2.shape.as_list())
-    a_shape, b_shape = a.shape.as_list(), b.shape.as_list()
-    a_exp = tf.reshape(a, [d for pair in zip(a_shape, [1] * rank, strict=True) for d in pair])
-    b_exp = tf.reshape(b, [d for pair in zip([1] * rank, b_shape, strict=True) for d in pair])
+    a_shape = [1] * (rank - x1.shape.rank) + _dims(x1)
+    b_shape = [1] * (rank - x2.shape.rank) + _dims(x2)
+    a_exp = tf.reshape(x1, [d for pair in zip(a_shape, [1] * rank, strict=True) for d in pair])
+    b_exp = tf.reshape(x2, [d for pair in zip([1] * rank, b_shape, strict=True) for d in pair])
     if dtype == "bool":
         out = tf.logical_and(a_exp, b_exp)
     else:
@@ -177,7 +185,7 @@ def correlate(x1, x2, mode="valid"):
     elif dtype not in ("bfloat16", "float16", "float64"):
         dtype = "float32"
     a, v = tf.cast(x1, dtype), tf.cast(x2, dtype)
-    n, m = a.shape[0], v.shape[0]
+    n, m = _dims(a)[0], _dims(v)[0]
     padded = tf.pad(a, [[m - 1, m - 1]])
     full = tf.nn.conv1d(
         tf.reshape(padded, [1, -1, 1]), tf.reshape(v, [m, 1, 1]), stride=1, padding="VALID"
@@ -185,13 +193,11 @@ def correlate(x1, x2, mode="valid"):
     full = tf.reshape(full, [-1])  # length n + m - 1; full[k] is lag k - (m - 1)
     if mode == "full":
         return full
+    longer, shorter = tf.maximum(n, m), tf.minimum(n, m)
     if mode == "same":
-        length = max(n, m)
-        start = (n + m - 1 - length) // 2
-        return full[start : start + length]
-    length = max(n, m) - min(n, m) + 1
-    start = min(n, m) - 1
-    return full[start : start + length]
+        start = (n + m - 1 - longer) // 2
+        return full[start : start + longer]
+    return full[shorter - 1 : longer]
 
 
 def corrcoef(x):

@@ -145,9 +145,16 @@ def split(x, indices_or_sections, axis=0):
     x = tensor(x)
     axis = canonical_axis(axis, x.shape.rank)
     n = x.shape[axis]
-    if n is None:
+    if n is not None:
+        return tf.split(x, _split_sizes(n, indices_or_sections, strict=True), axis=axis)
+    if isinstance(indices_or_sections, int):
         return tf.split(x, indices_or_sections, axis=axis)
-    return tf.split(x, _split_sizes(n, indices_or_sections, strict=True), axis=axis)
+    # Unknown length (inside tf.function): sizes from the run-time length.
+    n = tf.shape(x)[axis]
+    bounds = [tf.clip_by_value(tf.constant(int(i)), 0, n) for i in indices_or_sections]
+    bounds = [tf.constant(0), *bounds, n]
+    sizes = tf.stack([tf.maximum(b - a, 0) for a, b in itertools.pairwise(bounds)])
+    return tf.split(x, sizes, num=len(bounds) - 1, axis=axis)
 
 
 def array_split(x, indices_or_sections, axis=0):
