@@ -88,3 +88,33 @@ def test_reset_starts_a_fresh_pass(as_numpy):
 def test_step_counts_must_be_positive(name):
     with pytest.raises(ValueError, match=f"`{name}` must be a positive integer"):
         mb_data.EpochIterator(np.zeros(4), **{name: 0})
+
+
+@pytest.mark.parametrize("steps", [1, 5, 10])
+def test_steps_per_epoch_dividing_the_data_never_warns(steps, as_numpy):
+    it = mb_data.EpochIterator(np.arange(10.0), batch_size=2, steps_per_epoch=steps)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        seen = [v for _ in range(4) for v in _values(list(it), as_numpy)]
+    assert seen == ([0.0, 2.0, 4.0, 6.0, 8.0] * 8)[: 4 * steps]
+
+
+def test_a_failed_pass_is_not_resumed(as_numpy):
+    class Flaky(mb_data.PyDataset):
+        def __init__(self):
+            super().__init__()
+            self.fail = True
+
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, i):
+            if i == 1 and self.fail:
+                self.fail = False
+                raise OSError("disk hiccup")
+            return np.full((1,), float(i))
+
+    it = mb_data.EpochIterator(Flaky(), steps_per_epoch=3)
+    with pytest.raises(OSError, match="disk hiccup"):
+        list(it)
+    assert _values(list(it), as_numpy) == [0.0, 1.0, 2.0]

@@ -118,3 +118,8 @@ def test_unsupported_input_says_what_is_accepted():
 def test_a_data_adapter_is_used_as_given():
     adapter = mb_data.ArrayDataAdapter(X)
     assert mb_data.get_data_adapter(adapter) is adapter
+
+
+def test_a_structure_with_a_non_array_leaf_names_that_leaf():
+    with pytest.raises(TypeError, match=r"Received x\['ids'\]\[0\]: int"):
+        mb_data.get_data_adapter({"pixels": X, "ids": [1, 2]})

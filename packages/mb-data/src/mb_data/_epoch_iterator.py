@@ -66,6 +66,9 @@ class EpochIterator:
         )
         self._num_batches = self.data_adapter.num_batches
         self._iterator: Iterator[Any] | None = None
+        # True once the current pass has produced a batch: a pass that yields
+        # nothing at all must not be restarted forever.
+        self._pass_has_data = False
 
     @property
     def num_batches(self) -> int | None:
@@ -87,17 +90,17 @@ class EpochIterator:
         adapter.on_epoch_begin()
         try:
             yield from self._epoch()
+        except BaseException:
+            # A pass that failed (e.g. a PyDataset worker raised) is not resumed.
+            self._close_iterator()
+            raise
         finally:
             adapter.on_epoch_end()
 
     def _epoch(self) -> Iterator[tuple[int, int, list[Any]]]:
         target = self.num_batches
         if self._iterator is None or self.steps_per_epoch is None:
-            self._close_iterator()
-            self._iterator = self.data_adapter.get_iterator()
-        # True once the current pass has produced a batch: a pass that yields
-        # nothing at all must not be restarted forever.
-        pass_has_data = False
+            self._new_pass()
         step = 0
         ran_dry = False
         while target is None or step < target:
@@ -108,12 +111,10 @@ class EpochIterator:
             while len(batches) < want:
                 try:
                     batches.append(next(self._iterator))
-                    pass_has_data = True
+                    self._pass_has_data = True
                 except StopIteration:
-                    if self._can_start_new_pass(pass_has_data):
-                        self._close_iterator()
-                        self._iterator = self.data_adapter.get_iterator()
-                        pass_has_data = False
+                    if self._can_start_new_pass():
+                        self._new_pass()
                         continue
                     ran_dry = True
                     break
@@ -132,8 +133,17 @@ class EpochIterator:
         elif self.steps_per_epoch is None:
             self._close_iterator()
 
-    def _can_start_new_pass(self, pass_has_data: bool) -> bool:
-        return self.steps_per_epoch is not None and self.data_adapter.can_restart and pass_has_data
+    def _can_start_new_pass(self) -> bool:
+        return (
+            self.steps_per_epoch is not None
+            and self.data_adapter.can_restart
+            and self._pass_has_data
+        )
+
+    def _new_pass(self) -> None:
+        self._close_iterator()
+        self._iterator = self.data_adapter.get_iterator()
+        self._pass_has_data = False
 
     def _close_iterator(self) -> None:
         iterator, self._iterator = self._iterator, None

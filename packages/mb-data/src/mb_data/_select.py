@@ -7,6 +7,7 @@ import types
 import warnings
 from typing import Any
 
+from mb_data import _engines, _structure
 from mb_data._adapters.array import ACCEPTED_ARRAYS, ArrayDataAdapter, can_convert_arrays
 from mb_data._adapters.base import DataAdapter
 from mb_data._adapters.generator import GeneratorDataAdapter
@@ -46,7 +47,9 @@ def get_data_adapter(
     """
     if isinstance(x, DataAdapter):
         return x
-    if can_convert_arrays(x):
+    if can_convert_arrays(x) or _holds_arrays(x):
+        # A structure with some arrays goes to the array adapter, whose error
+        # names the leaves that are not arrays.
         return ArrayDataAdapter(
             x,
             y,
@@ -106,6 +109,12 @@ def _pipeline_kind(x: Any) -> str | None:
     if isinstance(x, (types.GeneratorType, collections.abc.Iterator)):
         return "Python generator"
     return None
+
+
+def _holds_arrays(x: Any) -> bool:
+    return _structure.is_nested(x) and any(
+        _engines.is_array_like(leaf) for leaf in _structure.flatten(x)
+    )
 
 
 def _type_name(x: Any) -> str:
