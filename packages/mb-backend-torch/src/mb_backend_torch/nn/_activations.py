@@ -14,7 +14,10 @@ def _float(x):
 
 
 def relu(x):
-    return tnn.relu(_float(x))
+    # torch.relu skips torch.nn.functional's argument handling (the hot path).
+    if isinstance(x, Tensor) and x.dtype.is_floating_point:
+        return torch.relu(x)
+    return torch.relu(to_float(x))
 
 
 def relu6(x):
