@@ -3,12 +3,11 @@
 import jax.numpy as jnp
 
 from mb_backend_jax.core import convert_to_tensor
-from mb_ops import dtypes
 
 
 def _int8_accumulator(*xs):
     # int8 x int8 accumulates in int32, as Keras does (fast integer matmul).
-    if all(dtypes.standardize_dtype(x.dtype) == "int8" for x in xs):
+    if all(x.dtype == jnp.int8 for x in xs):
         return "int32"
     return None
 
