@@ -206,3 +206,19 @@ def test_wrappers_match_keras():
     spectral.set_weights([_data(*w.shape) for w in spectral.weights])
     cases = [(spectral, x, {"training": True})]
     compare_with_keras(cases, atol=1e-4, rtol=1e-4)
+
+
+def test_conv_lstm_layers_match_keras():
+    x1, x2 = _data(2, 3, 6, 2), _data(2, 3, 5, 4, 2)
+
+    def built(layer, x):
+        layer(x)
+        layer.set_weights([_data(*w.shape) * 0.3 for w in layer.weights])
+        return layer
+
+    cases = [
+        (built(layers.ConvLSTM1D(3, 3), x1), x1, {}),
+        (built(layers.ConvLSTM2D(2, 3, padding="same", return_sequences=True), x2), x2, {}),
+        (built(layers.ConvLSTM2D(2, (2, 3), strides=2, return_state=True), x2), x2, {}),
+    ]
+    compare_with_keras(cases, atol=1e-4, rtol=1e-4)

@@ -15,6 +15,9 @@ from mb_layers.layers._attention import AdditiveAttention as AdditiveAttention
 from mb_layers.layers._attention import Attention as Attention
 from mb_layers.layers._attention import GroupedQueryAttention as GroupedQueryAttention
 from mb_layers.layers._attention import MultiHeadAttention as MultiHeadAttention
+from mb_layers.layers._conv_lstm import ConvLSTM1D as ConvLSTM1D
+from mb_layers.layers._conv_lstm import ConvLSTM2D as ConvLSTM2D
+from mb_layers.layers._conv_lstm import ConvLSTM3D as ConvLSTM3D
 from mb_layers.layers._convolutional import Conv1D as Conv1D
 from mb_layers.layers._convolutional import Conv1DTranspose as Conv1DTranspose
 from mb_layers.layers._convolutional import Conv2D as Conv2D

@@ -1,0 +1,284 @@
+"""Convolutional LSTMs: `ConvLSTM1D`, `ConvLSTM2D`, `ConvLSTM3D` (and their cell).
+
+The gates are convolutions instead of matrix products; the time loop is
+`RNN`'s.
+"""
+
+import math
+
+from mb_layers import initializers
+from mb_layers._input_spec import InputSpec
+from mb_layers._layer import Layer
+from mb_layers._ops import ops
+from mb_layers.layers._recurrent import _RNN_FLAGS, RNN
+from mb_layers.layers._reshaping import _data_format, _int_tuple
+from mb_layers.layers._rnn_cells import LSTMCell
+
+
+def _conv_length(size, kernel, stride, dilation, padding):
+    if padding == "same":
+        return math.ceil(size / stride)
+    return (size - dilation * (kernel - 1) - 1) // stride + 1
+
+
+class ConvLSTMCell(LSTMCell):
+    """One step of a convolutional LSTM over ``rank``-D feature maps."""
+
+    def __init__(
+        self,
+        rank,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        **kwargs,
+    ):
+        super().__init__(filters, **kwargs)
+        self.rank = rank
+        self.filters = filters
+        self.kernel_size = _int_tuple(kernel_size, rank, "kernel_size")
+        self.strides = _int_tuple(strides, rank, "strides")
+        self.padding = padding.lower()
+        self.data_format = _data_format(data_format)
+        self.dilation_rate = _int_tuple(dilation_rate, rank, "dilation_rate")
+        self.state_size = [filters, filters]
+
+    def build(self, inputs_shape):
+        channels_first = self.data_format == "channels_first"
+        self.spatial_dims = tuple(inputs_shape[2:] if channels_first else inputs_shape[1:-1])
+        self.input_dim = inputs_shape[1 if channels_first else -1]
+        if None in self.spatial_dims or self.input_dim is None:
+            raise ValueError(
+                "ConvLSTM layers need static spatial and channel sizes. Received: input "
+                f"shape {tuple(inputs_shape)}."
+            )
+        width = 4 * self.filters
+        self.kernel = self.add_weight(
+            shape=(*self.kernel_size, self.input_dim, width),
+            name="kernel",
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+        )
+        self.recurrent_kernel = self.add_weight(
+            shape=(*self.kernel_size, self.filters, width),
+            name="recurrent_kernel",
+            initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer,
+            constraint=self.recurrent_constraint,
+        )
+        bias_initializer = self.bias_initializer
+        if self.unit_forget_bias:
+            base, filters = self.bias_initializer, self.filters
+
+            def bias_initializer(shape, dtype=None):
+                return ops.concatenate(
+                    [
+                        base((filters,), dtype=dtype),
+                        initializers.Ones()((filters,), dtype=dtype),
+                        base((2 * filters,), dtype=dtype),
+                    ]
+                )
+
+        self.bias = (
+            self.add_weight(
+                shape=(width,),
+                name="bias",
+                initializer=bias_initializer,
+                regularizer=self.bias_regularizer,
+                constraint=self.bias_constraint,
+            )
+            if self.use_bias
+            else None
+        )
+
+    def output_spatial_dims(self):
+        return tuple(
+            _conv_length(n, k, s, d, self.padding)
+            for n, k, s, d in zip(
+                self.spatial_dims, self.kernel_size, self.strides, self.dilation_rate, strict=True
+            )
+        )
+
+    def state_shape(self, batch_size):
+        spatial = self.output_spatial_dims()
+        if self.data_format == "channels_first":
+            return (batch_size, self.filters, *spatial)
+        return (batch_size, *spatial, self.filters)
+
+    def get_initial_state(self, batch_size=None):
+        shape = self.state_shape(batch_size)
+        return [ops.zeros(shape, dtype=self.compute_dtype) for _ in range(2)]
+
+    def call(self, inputs, states, training=False):
+        h_tm1, c_tm1 = states[0], states[1]
+        inputs, h_tm1 = self._apply_dropout(inputs, h_tm1, training)
+        x = ops.conv(
+            inputs,
+            self.kernel,
+            strides=self.strides,
+            padding=self.padding,
+            dilation_rate=self.dilation_rate,
+            data_format=self.data_format,
+        )
+        if self.bias is not None:
+            shape = [1] * len(x.shape)
+            shape[1 if self.data_format == "channels_first" else -1] = 4 * self.filters
+            x = ops.add(x, ops.reshape(self.bias, shape))
+        z = ops.add(
+            x,
+            ops.conv(
+                h_tm1,
+                self.recurrent_kernel,
+                strides=1,
+                padding="same",
+                data_format=self.data_format,
+            ),
+        )
+        axis = 1 if self.data_format == "channels_first" else -1
+        z0, z1, z2, z3 = ops.split(z, 4, axis=axis)
+        i = self.recurrent_activation(z0)
+        f = self.recurrent_activation(z1)
+        c = ops.add(ops.multiply(f, c_tm1), ops.multiply(i, self.activation(z2)))
+        h = ops.multiply(self.recurrent_activation(z3), self.activation(c))
+        return h, [h, c]
+
+    def _cell_config(self):
+        config = super()._cell_config()
+        config.pop("units")
+        return {
+            "filters": self.filters,
+            "kernel_size": self.kernel_size,
+            "strides": self.strides,
+            "padding": self.padding,
+            "data_format": self.data_format,
+            "dilation_rate": self.dilation_rate,
+            **config,
+        }
+
+    def get_config(self):
+        return {**Layer.get_config(self), **self._cell_config()}
+
+
+class _ConvLSTM(RNN):
+    _rank = 2
+
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        zero_output_for_mask=False,
+        name=None,
+        dtype=None,
+        trainable=True,
+    ):
+        cell = ConvLSTMCell(
+            self._rank,
+            filters,
+            kernel_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            recurrent_activation=recurrent_activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            unit_forget_bias=unit_forget_bias,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            name="conv_lstm_cell",
+            dtype=dtype,
+            trainable=trainable,
+        )
+        super().__init__(
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            zero_output_for_mask=zero_output_for_mask,
+            activity_regularizer=activity_regularizer,
+            name=name,
+            dtype=dtype,
+            trainable=trainable,
+        )
+        self.input_spec = InputSpec(ndim=self._rank + 3)
+
+    def compute_output_shape(self, sequences_shape, initial_state_shape=None):
+        if not self.cell.built:
+            self.build(sequences_shape)
+        state = self.cell.state_shape(sequences_shape[0])
+        output = (state[0], sequences_shape[1], *state[1:]) if self.return_sequences else state
+        if self.return_state:
+            return [output, state, state]
+        return output
+
+    def get_config(self):
+        config = Layer.get_config(self)
+        config.update({flag: getattr(self, flag) for flag in _RNN_FLAGS})
+        cell_config = self.cell.get_config()
+        for key in ("name", "trainable", "dtype"):
+            cell_config.pop(key, None)
+        config.update(cell_config)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return Layer.from_config.__func__(cls, config)
+
+
+class ConvLSTM1D(_ConvLSTM):
+    """Convolutional LSTM over sequences of 1D feature maps ``(batch, time, steps, channels)``."""
+
+    _rank = 1
+
+
+class ConvLSTM2D(_ConvLSTM):
+    """Convolutional LSTM over sequences of images ``(batch, time, rows, cols, channels)``."""
+
+    _rank = 2
+
+
+class ConvLSTM3D(_ConvLSTM):
+    """Convolutional LSTM over sequences of volumes."""
+
+    _rank = 3
