@@ -30,9 +30,9 @@ def training_module():
 
 
 def check_can_train():
-    """Raise a clear error when the active backend cannot train."""
+    """Raise a clear error when the active backend cannot train; else its ``training``."""
     module = training_module()
-    name = backends.resolve_backend_name()
+    name = backends.backend_descriptor().name  # fixed per process: no entry-point scan
     if module is None:
         raise NotImplementedError(
             _NOT_TRAINABLE.format(name=name, reason="it has no `training` module")
