@@ -33,7 +33,11 @@ from mb_layers.layers._core import Identity as Identity
 from mb_layers.layers._core import Masking as Masking
 from mb_layers.layers._dense import Dense as Dense
 from mb_layers.layers._einsum_dense import EinsumDense as EinsumDense
+from mb_layers.layers._hashing import HashedCrossing as HashedCrossing
+from mb_layers.layers._hashing import Hashing as Hashing
 from mb_layers.layers._lambda import Lambda as Lambda
+from mb_layers.layers._lookup import IntegerLookup as IntegerLookup
+from mb_layers.layers._lookup import StringLookup as StringLookup
 from mb_layers.layers._merging import Add as Add
 from mb_layers.layers._merging import Average as Average
 from mb_layers.layers._merging import Concatenate as Concatenate
@@ -113,6 +117,7 @@ from mb_layers.layers._rnn_cells import GRUCell as GRUCell
 from mb_layers.layers._rnn_cells import LSTMCell as LSTMCell
 from mb_layers.layers._rnn_cells import SimpleRNNCell as SimpleRNNCell
 from mb_layers.layers._rnn_cells import StackedRNNCells as StackedRNNCells
+from mb_layers.layers._text_vectorization import TextVectorization as TextVectorization
 from mb_layers.layers._wrappers import SpectralNormalization as SpectralNormalization
 from mb_layers.layers._wrappers import Wrapper as Wrapper
 
