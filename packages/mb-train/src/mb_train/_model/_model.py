@@ -4,6 +4,7 @@ from mb_data import unpack_x_y_sample_weight
 from mb_graph import tree
 from mb_layers import Layer
 from mb_ops import ops
+from mb_train import _saving_hook
 from mb_train._model import _resolve, _summary
 from mb_train._model._compile import CompileLoss, CompileMetrics, MeanTracker
 from mb_train._trainer._gradients import value_and_gradients
@@ -277,3 +278,42 @@ class Model(TrainerMixin, Layer):
         """Prints a table of the layers with output shapes and parameter counts."""
         del positions, kwargs
         _summary.print_summary(self, line_length=line_length, print_fn=print_fn)
+
+    # ----- files (implemented by mb-saving, see mb_train._saving_hook) ------------------
+
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """Saves the model as a ``.keras`` file (config, weights, optimizer state).
+
+        Args:
+            filepath: a path ending in ``.keras``.
+            overwrite: replace an existing file (else it is an error).
+            zipped: write a zip (default) or, with False, a folder.
+        """
+        implementation = _saving_hook.saving_implementation("save")
+        return implementation.save_model(
+            self, filepath, overwrite=overwrite, zipped=zipped, **kwargs
+        )
+
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
+        """Saves the weights as ``.weights.h5`` (or sharded ``.weights.json``).
+
+        Args:
+            filepath: a path ending in ``.weights.h5`` (``.weights.json`` when sharded).
+            overwrite: replace an existing file (else it is an error).
+            max_shard_size: the largest shard, in GB; None writes one file.
+        """
+        implementation = _saving_hook.saving_implementation("save_weights")
+        return implementation.save_weights(
+            self, filepath, overwrite=overwrite, max_shard_size=max_shard_size
+        )
+
+    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+        """Loads weights from a ``.weights.h5``, ``.weights.json`` or ``.keras`` file.
+
+        Args:
+            filepath: the file.
+            skip_mismatch: skip (with a warning) objects whose variables do not
+                match, instead of raising.
+        """
+        implementation = _saving_hook.saving_implementation("load_weights")
+        return implementation.load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)

@@ -1,0 +1,218 @@
+"""The allow-list: every built-in modeling object a file may name, by family.
+
+A family is what Keras exports under one module (``keras.layers``,
+``keras.initializers``, ...): its table maps names to mb's classes and
+functions. Only names in these tables (and objects the caller registered)
+can be created from a file. Non-modeling APIs (``load_model``, ``get_file``,
+``serialize``, ...) are in no table, so they are refused without a deny-list.
+
+The families of mb_train (losses, metrics, optimizers, schedules) are sibling
+sub-packages looked up when first needed, like mb_train's ``compile`` does.
+"""
+
+import importlib
+
+from mb_layers import _dtype_policy, _registry, activations, constraints, initializers, regularizers
+from mb_ops._ops._machinery import REGISTRY as _OP_REGISTRY
+
+
+class Family:
+    """One kind of serializable object.
+
+    Attributes:
+        kind: the word used in errors (``"layer"``).
+        modules: the Keras modules its built-ins are written under; the first
+            is the one mb writes.
+    """
+
+    def __init__(self, kind, modules, table):
+        self.kind = kind
+        self.modules = tuple(modules)
+        self.module = self.modules[0]
+        self._table = table
+
+    def table(self):
+        """dict name -> class or function of the family's built-ins ({} if unavailable)."""
+        table = self._table()
+        return table if table is not None else {}
+
+
+def _sibling(name):
+    """``mb_train.<name>``, or None while that sub-package does not exist."""
+    try:
+        return importlib.import_module(f"mb_train.{name}")
+    except ModuleNotFoundError as error:
+        if error.name not in (f"mb_train.{name}", "mb_train"):
+            raise
+        return None
+
+
+_NON_MODELING = frozenset({"get", "serialize", "deserialize", "register", "resolve"})
+
+
+def _sibling_table(name):
+    module = _sibling(name)
+    if module is None:
+        return None
+    table = getattr(module, "ALL_OBJECTS", None)
+    if isinstance(table, dict):
+        return dict(table)
+    found = {}
+    for key in getattr(module, "__all__", None) or dir(module):
+        value = getattr(module, key, None)
+        if key.startswith("_") or key in _NON_MODELING or isinstance(value, type(importlib)):
+            continue
+        if callable(value):
+            found[key] = value
+    return found
+
+
+def _operations_table():
+    return {info.operation_class.__name__: info.operation_class for info in _OP_REGISTRY.values()}
+
+
+def operation_module(cls):
+    """Keras's module for an mb op class (``keras.src.ops.numpy``), or None."""
+    for info in _OP_REGISTRY.values():
+        if info.operation_class is cls:
+            return f"keras.src.ops.{info.module}"
+    return None
+
+
+def _schedules_table():
+    module = _sibling("optimizers")
+    schedules = getattr(module, "schedules", None) if module is not None else None
+    if schedules is None:
+        return None
+    table = getattr(schedules, "ALL_OBJECTS", None)
+    if isinstance(table, dict):
+        return dict(table)
+    return {
+        k: v
+        for k, v in vars(schedules).items()
+        if isinstance(v, type) and not k.startswith("_") and k not in _NON_MODELING
+    }
+
+
+LAYERS = Family(
+    "layer",
+    ("keras.layers", "keras", "keras.models", "keras.src.models.functional"),
+    _registry.builtin_classes,
+)
+DTYPE_POLICIES = Family(
+    "dtype policy",
+    ("keras", "keras.dtype_policies", "keras.mixed_precision"),
+    lambda: dict(_dtype_policy.ALL_POLICIES),
+)
+INITIALIZERS = Family(
+    "initializer",
+    ("keras.initializers",),
+    lambda: dict(initializers.ALL_OBJECTS),
+)
+REGULARIZERS = Family(
+    "regularizer",
+    ("keras.regularizers",),
+    lambda: dict(regularizers.ALL_OBJECTS),
+)
+CONSTRAINTS = Family(
+    "constraint",
+    ("keras.constraints",),
+    lambda: dict(constraints.ALL_OBJECTS),
+)
+ACTIVATIONS = Family(
+    "activation",
+    ("keras.activations",),
+    lambda: {**activations.ALL_OBJECTS, "swish": activations.silu},
+)
+OPTIMIZERS = Family(
+    "optimizer",
+    ("keras.optimizers",),
+    lambda: _sibling_table("optimizers"),
+)
+SCHEDULES = Family(
+    "learning rate schedule",
+    ("keras.optimizers.schedules",),
+    _schedules_table,
+)
+LOSSES = Family(
+    "loss",
+    ("keras.losses",),
+    lambda: _sibling_table("losses"),
+)
+METRICS = Family(
+    "metric",
+    ("keras.metrics",),
+    lambda: _sibling_table("metrics"),
+)
+OPERATIONS = Family(
+    "operation",
+    tuple(
+        f"keras.src.ops.{m}" for m in ("numpy", "nn", "math", "linalg", "image", "core", "einops")
+    ),
+    _operations_table,
+)
+
+FAMILIES = (
+    LAYERS,
+    DTYPE_POLICIES,
+    INITIALIZERS,
+    REGULARIZERS,
+    CONSTRAINTS,
+    ACTIVATIONS,
+    OPTIMIZERS,
+    SCHEDULES,
+    LOSSES,
+    METRICS,
+    OPERATIONS,
+)
+_MODEL_FAMILIES = FAMILIES[:-1]
+# Where Keras looks up a function written with module "builtins".
+FUNCTION_FAMILIES = (ACTIVATIONS, LOSSES, METRICS, INITIALIZERS, REGULARIZERS, CONSTRAINTS)
+
+
+def is_keras_module(module):
+    return isinstance(module, str) and (module == "keras" or module.startswith("keras."))
+
+
+def is_known_module(module):
+    """Keras's modules, and mb's own op modules (configs from ``get_config`` name them)."""
+    return is_keras_module(module) or (isinstance(module, str) and module.startswith("mb_ops."))
+
+
+def families_for_module(module):
+    """The families whose built-ins `module` may name.
+
+    Ops (``keras.src.ops.*``, ``mb_ops.*``) are looked up only among ops, so the
+    op ``Add`` is never taken for the layer ``Add``.
+    """
+    if isinstance(module, str) and module.startswith(("keras.src.ops", "mb_ops.")):
+        return (OPERATIONS,)
+    found = tuple(f for f in FAMILIES if module in f.modules)
+    return found or _MODEL_FAMILIES
+
+
+def find_builtin(name, families):
+    """``(family, object)`` for the first family whose table has `name`, else None."""
+    for family in families:
+        obj = family.table().get(name)
+        if obj is not None:
+            return family, obj
+    return None
+
+
+def builtin_name(obj):
+    """``(family, name)`` when `obj` (a class or function) is a built-in, else None.
+
+    The name is the object's own ``__name__`` when the table lists it under it
+    (aliases such as ``glorot_uniform`` are not written).
+    """
+    own = getattr(obj, "__name__", None)
+    for family in FAMILIES:
+        table = family.table()
+        if own is not None and table.get(own) is obj:
+            return family, own
+    for family in FAMILIES:
+        for name, value in family.table().items():
+            if value is obj:
+                return family, name
+    return None
