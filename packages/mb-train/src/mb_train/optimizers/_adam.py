@@ -1,0 +1,208 @@
+"""Adam (with AMSGrad) and AdamW."""
+
+from mb_ops import ops
+from mb_train.optimizers import _fused
+from mb_train.optimizers._apply import cast_to
+from mb_train.optimizers._base import Optimizer
+
+
+def adam_rule(param, grad, m, v, alpha, one_minus_beta_1, one_minus_beta_2, epsilon):
+    m = ops.add(m, ops.multiply(ops.subtract(grad, m), one_minus_beta_1))
+    v = ops.add(v, ops.multiply(ops.subtract(ops.square(grad), v), one_minus_beta_2))
+    step = ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v), epsilon))
+    return ops.subtract(param, step), m, v
+
+
+def amsgrad_rule(param, grad, m, v, v_hat, alpha, one_minus_beta_1, one_minus_beta_2, epsilon):
+    m = ops.add(m, ops.multiply(ops.subtract(grad, m), one_minus_beta_1))
+    v = ops.add(v, ops.multiply(ops.subtract(ops.square(grad), v), one_minus_beta_2))
+    v_hat = ops.maximum(v_hat, v)
+    step = ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v_hat), epsilon))
+    return ops.subtract(param, step), m, v, v_hat
+
+
+def adam_alpha(optimizer, learning_rate, dtype, beta_1, beta_2):
+    """``lr * sqrt(1 - beta_2**t) / (1 - beta_1**t)`` at the step ``t`` being taken."""
+    local_step = ops.cast(ops.add(optimizer._iterations_value(), 1), dtype)
+    beta_1_power = ops.power(ops.cast(beta_1, dtype), local_step)
+    beta_2_power = ops.power(ops.cast(beta_2, dtype), local_step)
+    lr = cast_to(learning_rate, dtype)
+    return ops.divide(
+        ops.multiply(lr, ops.sqrt(ops.subtract(1, beta_2_power))), ops.subtract(1, beta_1_power)
+    )
+
+
+class Adam(Optimizer):
+    """Adam: adaptive moment estimation (``keras.optimizers.Adam``).
+
+    ``m += (g - m) * (1 - beta_1)``; ``v += (g*g - v) * (1 - beta_2)``;
+    ``w -= lr * sqrt(1 - beta_2**t) / (1 - beta_1**t) * m / (sqrt(v) + epsilon)``.
+
+    Args:
+        learning_rate: a float, a schedule or a callable (default 0.001).
+        beta_1: decay of the first moment.
+        beta_2: decay of the second moment.
+        epsilon: added to the denominator.
+        amsgrad: use the running maximum of the second moment (AMSGrad).
+        **kwargs: the common optimizer arguments (see `Optimizer`).
+
+    Example:
+        >>> import mb_ops
+        >>> w = mb_ops.Variable([1.0], name="w")
+        >>> Adam(learning_rate=0.1).apply([ops.ones((1,))], [w])
+        >>> round(float(w.numpy()[0]), 4)
+        0.9
+    """
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-7,
+        amsgrad=False,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
+        super().__init__(
+            learning_rate=learning_rate,
+            name=name,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            **kwargs,
+        )
+        self.beta_1 = beta_1
+        self.beta_2 = beta_2
+        self.epsilon = epsilon
+        self.amsgrad = amsgrad
+
+    def build(self, var_list):
+        if self.built:
+            return
+        super().build(var_list)
+        self._momentums, self._velocities = self.add_optimizer_variables(
+            var_list, ["momentum", "velocity"]
+        )
+        if self.amsgrad:
+            self._velocity_hats = self.add_optimizer_variables(var_list, "velocity_hat")
+
+    def _plan(self, index, variable):
+        static = (1 - self.beta_1, 1 - self.beta_2, self.epsilon)
+        slots = (self._momentums[index], self._velocities[index])
+        if self.amsgrad:
+            return amsgrad_rule, (*slots, self._velocity_hats[index]), static
+        return adam_rule, slots, static
+
+    def _rule_scalars(self, rule, learning_rate, dtype):
+        return (adam_alpha(self, learning_rate, dtype, self.beta_1, self.beta_2),)
+
+    def _kernel_update(self, grads, variables, learning_rate, weight_decay):
+        kernel = _fused.training_primitive("foreach_adam")
+        if kernel is None:
+            return False
+        indices = [self._get_variable_index(v) for v in variables]
+        params = _fused.live_values(variables)
+        m = _fused.live_values([self._momentums[i] for i in indices])
+        v = _fused.live_values([self._velocities[i] for i in indices])
+        v_hat = None
+        if self.amsgrad:
+            v_hat = _fused.live_values([self._velocity_hats[i] for i in indices])
+        if params is None or m is None or v is None or (self.amsgrad and v_hat is None):
+            return False
+        kernel(
+            params,
+            grads,
+            m,
+            v,
+            step=ops.add(self._iterations_value(), 1),
+            learning_rate=learning_rate,
+            beta_1=self.beta_1,
+            beta_2=self.beta_2,
+            epsilon=self.epsilon,
+            weight_decay=weight_decay,
+            v_hat=v_hat,
+        )
+        return True
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(
+            {
+                "beta_1": self.beta_1,
+                "beta_2": self.beta_2,
+                "epsilon": self.epsilon,
+                "amsgrad": self.amsgrad,
+            }
+        )
+        return config
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (``keras.optimizers.AdamW``; default 0.004).
+
+    Example:
+        >>> import mb_ops
+        >>> w = mb_ops.Variable([1.0], name="w")
+        >>> AdamW(learning_rate=0.1, weight_decay=0.5).apply([ops.ones((1,))], [w])
+        >>> round(float(w.numpy()[0]), 4)  # 1 - 1 * 0.5 * 0.1, then the Adam step
+        0.85
+    """
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        weight_decay=0.004,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-7,
+        amsgrad=False,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
+        super().__init__(
+            learning_rate=learning_rate,
+            beta_1=beta_1,
+            beta_2=beta_2,
+            epsilon=epsilon,
+            amsgrad=amsgrad,
+            name=name,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            **kwargs,
+        )
+        if self.weight_decay is None:
+            raise ValueError(
+                "AdamW: argument `weight_decay` must be a float. Received: weight_decay=None. "
+                "Use Adam for no weight decay."
+            )

@@ -1,0 +1,307 @@
+"""`apply`: the update pipeline every optimizer shares, as pure tensor code.
+
+Order (Keras 3's): drop missing gradients, overwrite ``overwrite_with_gradient``
+variables, unscale by `loss_scale_factor`, accumulate gradients, clip, decay
+the weights, run the optimizer's update, update the EMA, apply constraints,
+count the step. Nothing branches in Python on a tensor's value: the accumulation
+step and the EMA overwrite are selected with ``ops.where``, so the whole update
+traces into one compiled step (jax.jit, tf.function) and runs eagerly on torch.
+"""
+
+import warnings
+
+from mb_ops import StatelessScope, get_stateless_scope, name_scope, ops
+from mb_train.optimizers import _clipping, _fused
+
+
+def cast_to(x, dtype):
+    """`x` as `dtype` (no op when it already is)."""
+    return x if ops.dtype(x) == dtype else ops.cast(x, dtype)
+
+
+def _ids(variables):
+    return {id(v) for v in variables}
+
+
+class ApplyMixin:
+    """`apply`, `apply_gradients`, `update_step` and the steps between them."""
+
+    def apply_gradients(self, grads_and_vars):
+        """``apply`` on ``[(gradient, variable), ...]``; returns the iteration counter."""
+        pairs = list(grads_and_vars)
+        if pairs:
+            grads, variables = zip(*pairs, strict=True)
+            self.apply(list(grads), list(variables))
+        return self._iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """Updates `trainable_variables` (default: those the optimizer was built with)
+        with `grads`, one gradient per variable; builds the optimizer on first use."""
+        grads = list(grads)
+        if not grads:
+            return
+        variables = self._variables_for(grads, trainable_variables)
+        if get_stateless_scope() is not None:
+            self._apply(grads, variables)
+            return
+        # Outside a StatelessScope (eager use), run on a snapshot of the state and
+        # write the results back, so that values read before an update (for the
+        # accumulation or loss-scale selections) are never changed underneath.
+        state = list(variables) + [v for v in self.variables if id(v) not in _ids(variables)]
+        with StatelessScope([(v, v.value) for v in state]) as scope:
+            self._apply(grads, variables)
+        for variable in state:
+            new = scope.get_current_value(variable)
+            if new is not variable._value:
+                variable.assign(new)
+
+    def _apply(self, grads, variables):
+        grads, variables = self._filter_empty_gradients(grads, variables)
+        grads, variables = self._overwrite_variables_directly_with_gradients(grads, variables)
+        if grads:
+            if self.loss_scale_factor is not None:
+                grads = [ops.divide(g, self.loss_scale_factor) for g in grads]
+            self._backend_apply_gradients(grads, variables)
+            for variable in variables:
+                if variable.constraint is not None:
+                    variable.assign(variable.constraint(variable.value))
+        self._iterations.assign(ops.add(self._iterations.value, 1))
+
+    def _variables_for(self, grads, trainable_variables):
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError(
+                    "When passing `grads` without `variables`, the optimizer must already be "
+                    "built on a list of variables. Call `optimizer.build(trainable_variables)` "
+                    "first, or pass the variables: `optimizer.apply(grads, variables)`."
+                )
+            if len(grads) != len(self._trainable_variables):
+                raise ValueError(
+                    f"apply() received {len(grads)} gradients, but the optimizer tracks "
+                    f"{len(self._trainable_variables)} trainable variables. Pass one gradient "
+                    "per variable, in the order the optimizer was built with."
+                )
+            return list(self._trainable_variables)
+        variables = list(trainable_variables)
+        if len(variables) != len(grads):
+            raise ValueError(
+                f"apply() received {len(grads)} gradients for {len(variables)} variables. Pass "
+                "one gradient per variable."
+            )
+        if not self.built:
+            with name_scope(self.name, caller=self):
+                self.build(variables)
+        self._check_variables_are_known(variables)
+        return variables
+
+    def _filter_empty_gradients(self, grads, variables):
+        if all(g is not None for g in grads):
+            return grads, variables
+        kept = [(g, v) for g, v in zip(grads, variables, strict=True) if g is not None]
+        if not kept:
+            raise ValueError(
+                "No gradients provided for any variable: every gradient is None. Check that "
+                "the loss depends on the variables being trained."
+            )
+        missing = [v.path for g, v in zip(grads, variables, strict=True) if g is None]
+        warnings.warn(
+            f"Gradients do not exist for variables {missing} when minimizing the loss. If "
+            "using `model.compile()`, did you forget to provide a `loss` argument?",
+            stacklevel=3,
+        )
+        return [g for g, _ in kept], [v for _, v in kept]
+
+    def _is_accumulation_update(self):
+        step = ops.add(self._iterations.value, 1)
+        return ops.equal(ops.mod(step, self.gradient_accumulation_steps), 0)
+
+    def _overwrite_variables_directly_with_gradients(self, grads, variables):
+        if not any(v.overwrite_with_gradient for v in variables):
+            return grads, variables
+        kept_grads, kept_vars = [], []
+        for grad, variable in zip(grads, variables, strict=True):
+            if not variable.overwrite_with_gradient:
+                kept_grads.append(grad)
+                kept_vars.append(variable)
+            elif self.gradient_accumulation_steps:
+                # Accumulated as a running maximum (float8 scales), as Keras does.
+                update = self._is_accumulation_update()
+                acc = self._accumulated_gradients[self._get_variable_index(variable)]
+                merged = ops.maximum(grad, acc.value)
+                variable.assign(ops.where(update, merged, variable.value))
+                acc.assign(ops.where(update, ops.zeros_like(merged), merged))
+            else:
+                variable.assign(grad)
+        return kept_grads, kept_vars
+
+    def _clip_gradients(self, grads):
+        return _clipping.clip_gradients(self, grads)
+
+    # ----- the update ---------------------------------------------------------------
+
+    def _backend_apply_gradients(self, grads, variables):
+        if self.gradient_accumulation_steps:
+            self._accumulate_and_update(grads, variables)
+        else:
+            self._clip_decay_update(grads, variables)
+        if self.use_ema:
+            self._update_model_variables_moving_average(self._trainable_variables)
+            if self.ema_overwrite_frequency:
+                self._overwrite_with_average_every_n_steps()
+
+    def _clip_decay_update(self, grads, variables):
+        grads = self._clip_gradients(grads)
+        grads = [cast_to(g, v.dtype) for g, v in zip(grads, variables, strict=True)]
+        learning_rate = self._learning_rate_value()
+        if self._try_kernels(grads, variables, learning_rate):
+            return
+        self._apply_weight_decay(variables)
+        self._backend_update_step(grads, variables, learning_rate)
+
+    def _accumulate_and_update(self, grads, variables):
+        steps = self.gradient_accumulation_steps
+        update = self._is_accumulation_update()
+        accs = [self._accumulated_gradients[self._get_variable_index(v)] for v in variables]
+        summed = [ops.add(cast_to(g, a.dtype), a.value) for g, a in zip(grads, accs, strict=True)]
+        # Run the update on every step and keep its result only on update steps.
+        skip = {id(self._iterations), *(id(a) for a in self._accumulated_gradients)}
+        watched = list(variables) + [v for v in self._variables if id(v) not in skip]
+        before = [v.value for v in watched]
+        with self._no_in_place():
+            self._clip_decay_update([ops.divide(s, steps) for s in summed], variables)
+        for variable, old in zip(watched, before, strict=True):
+            variable.assign(ops.where(update, variable.value, old))
+        for acc, total in zip(accs, summed, strict=True):
+            acc.assign(ops.where(update, ops.zeros_like(total), total))
+
+    def _uses_builtin_math(self):
+        cls = type(self)
+        return (
+            cls.update_step is ApplyMixin.update_step
+            and cls._backend_update_step is ApplyMixin._backend_update_step
+            and cls._apply_weight_decay is ApplyMixin._apply_weight_decay
+        )
+
+    def _try_kernels(self, grads, variables, learning_rate):
+        """Runs the backend's in-place multi-tensor kernel for this optimizer, if any."""
+        kernel_update = getattr(self, "_kernel_update", None)
+        if (
+            kernel_update is None
+            or not self._allow_kernels
+            or self._in_place_blocked
+            or not self._uses_builtin_math()
+        ):
+            return False
+        decay = 0.0
+        if self.weight_decay:
+            if not all(self._use_weight_decay(v) for v in variables):
+                return False
+            decay = self.weight_decay
+        return kernel_update(grads, variables, learning_rate, decay)
+
+    def _apply_weight_decay(self, variables):
+        if self.weight_decay is None:
+            return
+        rate = self._learning_rate_value()
+        for variable in variables:
+            if self._use_weight_decay(variable):
+                value = variable.value
+                lr = cast_to(rate, variable.dtype)
+                decayed = ops.multiply(ops.multiply(value, self.weight_decay), lr)
+                variable.assign(ops.subtract(value, decayed))
+
+    def _backend_update_step(self, grads, variables, learning_rate):
+        if type(self).update_step is not ApplyMixin.update_step:
+            # A Keras-style optimizer: its own per-variable `update_step`.
+            for grad, variable in zip(grads, variables, strict=True):
+                self.update_step(grad, variable, learning_rate)
+            return
+        groups = {}
+        for grad, variable in zip(grads, variables, strict=True):
+            rule, slots, static = self._plan_of(variable)
+            entry = groups.setdefault((rule, variable.dtype, static), ([], [], []))
+            entry[0].append(variable)
+            entry[1].append(grad)
+            entry[2].append(slots)
+        for (rule, dtype, static), (group, group_grads, slot_rows) in groups.items():
+            scalars = tuple(self._rule_scalars(rule, learning_rate, dtype)) + static
+            self._run_rule(rule, group, group_grads, slot_rows, scalars)
+
+    def _plan_of(self, variable):
+        index = self._get_variable_index(variable)
+        plan = self._plans.get(index)
+        if plan is None:
+            rule, slots, static = self._plan(index, variable)
+            plan = self._plans[index] = (rule, tuple(slots), tuple(static))
+        return plan
+
+    def _run_rule(self, rule, variables, grads, slot_rows, scalars):
+        params = [v.value for v in variables]
+        count = len(slot_rows[0]) if slot_rows else 0
+        columns = [[row[k].value for row in slot_rows] for k in range(count)]
+        out = _fused.run_rule(rule, params, grads, columns, scalars, fused=self._allow_fused_update)
+        for variable, new in zip(variables, out[0], strict=True):
+            variable.assign(new)
+        for k, column in enumerate(out[1:]):
+            for row, new in zip(slot_rows, column, strict=True):
+                row[k].assign(new)
+
+    def update_step(self, gradient, variable, learning_rate):
+        """Updates one variable (and its slots) from its gradient: the optimizer's math."""
+        rule, slots, static = self._plan_of(variable)
+        scalars = tuple(self._rule_scalars(rule, learning_rate, variable.dtype)) + static
+        self._run_rule(rule, [variable], [gradient], [slots], scalars)
+
+    def _plan(self, index, variable):
+        raise NotImplementedError(
+            f"Optimizer {type(self).__name__} must implement "
+            "`update_step(self, gradient, variable, learning_rate)` (Keras style, with "
+            "self.assign), or `_plan(index, variable)` returning (rule, slots, scalars)."
+        )
+
+    def _rule_scalars(self, rule, learning_rate, dtype):
+        return (cast_to(learning_rate, dtype),)
+
+    # ----- moving average -----------------------------------------------------------
+
+    def _update_model_variables_moving_average(self, trainable_variables):
+        not_first = ops.not_equal(self._iterations_value(), 0)
+        momenta = {}
+        for variable, average in zip(
+            trainable_variables, self._model_variables_moving_average, strict=True
+        ):
+            if average is None:
+                continue
+            dtype = variable.dtype
+            momentum = momenta.get(dtype)
+            if momentum is None:
+                momentum = ops.multiply(ops.cast(not_first, dtype), self.ema_momentum)
+                momenta[dtype] = momentum
+            average.assign(
+                ops.add(
+                    ops.multiply(momentum, average.value),
+                    ops.multiply(ops.subtract(1, momentum), variable.value),
+                )
+            )
+
+    def _overwrite_with_average_every_n_steps(self):
+        step = ops.add(self._iterations_value(), 1)
+        overwrite = ops.equal(ops.mod(step, self.ema_overwrite_frequency), 0)
+        for variable, average in zip(
+            self._trainable_variables, self._model_variables_moving_average, strict=True
+        ):
+            if average is not None:
+                variable.assign(ops.where(overwrite, average.value, variable.value))
+
+    def _overwrite_model_variables_with_average_value(self, trainable_variables):
+        averages = self._model_variables_moving_average
+        trainable_variables = list(trainable_variables)
+        if len(trainable_variables) != len(averages):
+            raise ValueError(
+                f"The number of model variables ({len(trainable_variables)}) to overwrite "
+                f"does not match the number of moving averages ({len(averages)}) the "
+                "optimizer keeps. Check that the optimizer was built on this model."
+            )
+        for variable, average in zip(trainable_variables, averages, strict=True):
+            if average is not None:
+                variable.assign(average.value)

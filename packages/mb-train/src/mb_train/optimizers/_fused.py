@@ -1,0 +1,83 @@
+"""The backend's optimizer primitives, found through the contract, and the generic fallback.
+
+An optimizer's per-tensor math is one function ``rule(param, grad, *slots,
+*scalars) -> (new_param, *new_slots)`` written over `mb_ops`. It runs either
+through the backend's ``training.fused_update`` (one call for every tensor:
+compiled on jax and tensorflow) or, where that is absent, in a plain loop; the
+numbers are the same. Some backends also offer in-place multi-tensor kernels
+(torch's ``foreach_sgd``/``foreach_adam``); `live_values` says when mutating a
+variable's tensor in place is the same as assigning it.
+"""
+
+from mb_ops import backends, get_stateless_scope
+
+_MISSING = object()
+_PRIMITIVES = {}
+
+
+def training_primitive(name):
+    """The active backend's ``training.<name>``, or None when absent or declared unsupported.
+
+    The backend is fixed per process, so the answer is cached.
+    """
+    found = _PRIMITIVES.get(name, _MISSING)
+    if found is _MISSING:
+        try:
+            module = backends.backend_module("training")
+        except (ModuleNotFoundError, ImportError):
+            module = None
+        found = getattr(module, name, None) if module is not None else None
+        if found is not None and name in (getattr(module, "UNSUPPORTED", None) or {}):
+            found = None
+        _PRIMITIVES[name] = found
+    return found
+
+
+def live_values(variables):
+    """The variables' own tensors, when writing into them in place equals assigning.
+
+    That holds outside any StatelessScope, and inside one that maps each
+    variable to its live tensor (the torch trainer's eager step). Returns None
+    otherwise (traced or user-given values must not be mutated).
+    """
+    scope = get_stateless_scope()
+    values = []
+    for variable in variables:
+        if variable is None:
+            return None
+        live = variable._value
+        if live is None:
+            return None
+        if scope is not None and scope.get_current_value(variable) is not live:
+            return None
+        values.append(live)
+    return values
+
+
+def run_rule(rule, params, grads, slot_columns, scalars, fused=True):
+    """Applies `rule` to every tensor; returns ``[new_params, *new_slot_columns]``.
+
+    Args:
+        rule: the per-tensor update function.
+        params, grads: lists of tensors.
+        slot_columns: one list per slot kind (momenta, velocities, ...), each
+            as long as `params`.
+        scalars: values shared by every tensor (rates, bias corrections).
+        fused: use the backend's ``fused_update`` when it has one (and the rule
+            does not set ``needs_static_shapes``).
+    """
+    # A rule that reads static dimensions (not only the rank) runs in the loop: a
+    # backend may trace fused_update with relaxed shapes (tf.function's reduce_retracing).
+    if getattr(rule, "needs_static_shapes", False):
+        fused = False
+    fused_update = training_primitive("fused_update") if fused else None
+    if fused_update is not None:
+        out = fused_update(rule, params, grads, *slot_columns, scalars=tuple(scalars))
+        return [list(out)] if not slot_columns else [list(column) for column in out]
+    columns = [[] for _ in range(1 + len(slot_columns))]
+    for i, (param, grad) in enumerate(zip(params, grads, strict=True)):
+        result = rule(param, grad, *(column[i] for column in slot_columns), *scalars)
+        result = result if isinstance(result, tuple) else (result,)
+        for column, value in zip(columns, result, strict=True):
+            column.append(value)
+    return columns

@@ -1,0 +1,81 @@
+"""Lion: the sign of an interpolated momentum (Chen et al. 2023)."""
+
+from mb_ops import ops
+from mb_train.optimizers import _checks
+from mb_train.optimizers._base import Optimizer
+
+
+def lion_rule(param, grad, m, lr, beta_1, one_minus_beta_1, beta_2, one_minus_beta_2):
+    direction = ops.sign(ops.add(ops.multiply(m, beta_1), ops.multiply(grad, one_minus_beta_1)))
+    param = ops.subtract(param, ops.multiply(lr, direction))
+    m = ops.add(ops.multiply(m, beta_2), ops.multiply(grad, one_minus_beta_2))
+    return param, m
+
+
+class Lion(Optimizer):
+    """Lion (``keras.optimizers.Lion``): ``w -= lr * sign(beta_1 * m + (1 - beta_1) * g)``,
+    then ``m = beta_2 * m + (1 - beta_2) * g``.
+
+    Args:
+        learning_rate: default 0.001 (Lion usually wants 3-10x less than AdamW).
+        beta_1: interpolation of the update direction, in (0, 1].
+        beta_2: decay of the momentum.
+        **kwargs: the common optimizer arguments (see `Optimizer`).
+
+    Example:
+        >>> import mb_ops
+        >>> w = mb_ops.Variable([1.0, 1.0], name="w")
+        >>> Lion(learning_rate=0.1).apply([ops.convert_to_tensor([2.0, -3.0])], [w])
+        >>> [round(x, 4) for x in w.numpy().tolist()]
+        [0.9, 1.1]
+    """
+
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta_1=0.9,
+        beta_2=0.99,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
+        super().__init__(
+            learning_rate=learning_rate,
+            name=name,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            **kwargs,
+        )
+        _checks.check_range(beta_1, "beta_1", 0, 1, "Lion", low_open=True)
+        self.beta_1 = beta_1
+        self.beta_2 = beta_2
+
+    def build(self, var_list):
+        if self.built:
+            return
+        super().build(var_list)
+        self._momentums = self.add_optimizer_variables(var_list, "momentum")
+
+    def _plan(self, index, variable):
+        static = (self.beta_1, 1.0 - self.beta_1, self.beta_2, 1.0 - self.beta_2)
+        return lion_rule, (self._momentums[index],), static
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"beta_1": self.beta_1, "beta_2": self.beta_2})
+        return config

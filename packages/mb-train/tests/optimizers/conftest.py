@@ -1,0 +1,151 @@
+"""Optimizer tests run on the backend of MB_BACKEND (default jax): helpers to drive mb
+optimizers, the NumPy references, and Keras 3 run in a subprocess (KERAS_BACKEND=jax)."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from types import SimpleNamespace
+
+os.environ.setdefault("MB_BACKEND", "jax")
+
+import numpy as np
+import pytest
+
+import mb_ops
+from mb_ops import backends, ops
+
+_path = os.path.join(os.path.dirname(__file__), "numpy_reference.py")
+_spec = importlib.util.spec_from_file_location("mb_train_optimizers_numpy_reference", _path)
+numpy_reference = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(numpy_reference)
+
+BACKEND = backends.resolve_backend_name()
+TRAINABLE = BACKEND in ("jax", "torch", "tensorflow")
+
+
+def make_problem(shapes=((3, 4), (4,)), steps=3, seed=0, names=None):
+    """Initial values and `steps` lists of gradients for variables of `shapes`."""
+    rng = np.random.default_rng(seed)
+    params = [rng.normal(size=s).astype("float32") for s in shapes]
+    grads = [[rng.normal(size=s).astype("float32") for s in shapes] for _ in range(steps)]
+    return params, grads
+
+
+def make_variables(params, names=None):
+    names = names or [f"v{i}" for i in range(len(params))]
+    return [mb_ops.Variable(p, name=n) for p, n in zip(params, names, strict=True)]
+
+
+def run_mb(optimizer, params, grad_steps, names=None):
+    """Eager ``optimizer.apply`` over the steps; returns (values, optimizer)."""
+    variables = make_variables(params, names)
+    for grads in grad_steps:
+        optimizer.apply([ops.convert_to_tensor(g) for g in grads], variables)
+    return [v.numpy() for v in variables], optimizer
+
+
+def run_compiled(optimizer, params, grad_steps, names=None):
+    """`stateless_apply` inside the backend's compiled function (jax.jit, tf.function)."""
+    variables = make_variables(params, names)
+    optimizer.build(variables)
+    jit = backends.backend_module("training").jit
+
+    def step(opt_values, values, grads):
+        new_values, new_opt = optimizer.stateless_apply(opt_values, grads, values)
+        return new_opt, new_values
+
+    compiled = jit(step)
+    opt_values = [v.value for v in optimizer.variables]
+    values = [v.value for v in variables]
+    for grads in grad_steps:
+        opt_values, values = compiled(opt_values, values, [ops.convert_to_tensor(g) for g in grads])
+        opt_values, values = list(opt_values), list(values)
+    for v, value in zip(optimizer.variables, opt_values, strict=True):
+        v.assign(value)
+    return [np.asarray(ops.convert_to_numpy(v)) for v in values], optimizer
+
+
+# ----- Keras 3 in a subprocess ---------------------------------------------------------
+
+_KERAS_SCRIPT = r"""
+import json, sys
+import numpy as np
+import keras
+folder = sys.argv[1]
+cases = json.load(open(f"{folder}/cases.json"))
+arrays = np.load(f"{folder}/arrays.npz")
+out = {}
+for i, case in enumerate(cases):
+    optimizer = keras.optimizers.deserialize(case["config"])
+    variables = [
+        keras.Variable(arrays[f"{i}_p_{j}"], name=name) for j, name in enumerate(case["names"])
+    ]
+    optimizer.build(variables)
+    values = [v.value for v in variables]
+    opt_values = [v.value for v in optimizer.variables]
+    for s in range(case["steps"]):
+        grads = [keras.ops.convert_to_tensor(arrays[f"{i}_g_{s}_{j}"]) for j in range(len(values))]
+        values, opt_values = optimizer.stateless_apply(opt_values, grads, values)
+    for j, v in enumerate(values):
+        out[f"{i}_p_{j}"] = np.asarray(v)
+    for k, v in enumerate(opt_values):
+        out[f"{i}_o_{k}"] = np.asarray(v)
+    out[f"{i}_n"] = np.asarray(len(opt_values))
+np.savez(f"{folder}/results.npz", **out)
+"""
+
+
+def keras_results(cases):
+    """Runs each case in Keras 3 (jax backend): ``(config, params, grad_steps, names)``.
+
+    Returns per case ``(values, optimizer_values)`` after the steps, via Keras's
+    ``stateless_apply`` (what its jax trainer calls).
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        meta, arrays = [], {}
+        for i, (config, params, grad_steps, names) in enumerate(cases):
+            for j, p in enumerate(params):
+                arrays[f"{i}_p_{j}"] = p
+            for s, grads in enumerate(grad_steps):
+                for j, g in enumerate(grads):
+                    arrays[f"{i}_g_{s}_{j}"] = g
+            meta.append({"config": config, "names": names, "steps": len(grad_steps)})
+        with open(os.path.join(folder, "cases.json"), "w") as f:
+            json.dump(meta, f)
+        np.savez(os.path.join(folder, "arrays.npz"), **arrays)
+        env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
+        env.pop("MB_BACKEND", None)
+        result = subprocess.run(
+            [sys.executable, "-c", _KERAS_SCRIPT, folder],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"Keras reference run failed:\n{result.stderr[-4000:]}")
+        found = np.load(os.path.join(folder, "results.npz"))
+        out = []
+        for i, (_, params, _, _) in enumerate(cases):
+            values = [found[f"{i}_p_{j}"] for j in range(len(params))]
+            count = int(found[f"{i}_n"])
+            out.append((values, [found[f"{i}_o_{k}"] for k in range(count)]))
+        return out
+
+
+@pytest.fixture(scope="session")
+def h():
+    """The helpers above, for the test modules (conftest cannot be imported by name)."""
+    return SimpleNamespace(
+        backend=BACKEND,
+        trainable=TRAINABLE,
+        ref=numpy_reference,
+        make_problem=make_problem,
+        make_variables=make_variables,
+        run_mb=run_mb,
+        run_compiled=run_compiled,
+        keras_results=keras_results,
+    )
