@@ -1,0 +1,499 @@
+"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, padding."""
+
+import numpy as np
+import openvino as ov
+
+from mb_backend_openvino import _dtypes
+from mb_backend_openvino._convert import convert_to_numpy, to_tensor
+from mb_backend_openvino._engine import NeedsStaticShape
+from mb_backend_openvino._graph import (
+    canonical_axes,
+    canonical_axis,
+    const,
+    const_like,
+    cv,
+    i64,
+    opset,
+    promote,
+    rank,
+    run,
+)
+
+_INT64_MIN = np.iinfo(np.int64).min
+
+
+def known_dim(x, axis):
+    """``x.shape[axis]`` as an int (traced tensors need it static)."""
+    d = x.shape[axis]
+    if d is None:
+        raise NeedsStaticShape(f"the op needs the size of axis {axis}, unknown while tracing")
+    return d
+
+
+def slice_axis(node, axis, start, stop, step=1):
+    """``node[..., start:stop:step, ...]`` along one axis (Python slice bounds)."""
+    if stop is None:
+        stop = _INT64_MIN if step < 0 else np.iinfo(np.int64).max
+    if start is None:
+        start = -1 if step < 0 else 0
+    return opset.slice(node, i64([start]), i64([stop]), i64([step]), i64([axis])).output(0)
+
+
+def reshape(x, newshape):
+    x = to_tensor(x)
+    if isinstance(newshape, int | np.integer):
+        newshape = (int(newshape),)
+    target = tuple(int(d) for d in newshape)
+    if target.count(-1) > 1:
+        raise ValueError(f"reshape: at most one -1 is allowed in newshape, received {target}.")
+    size = x.size if None not in x.shape else None
+    known = int(np.prod([d for d in target if d != -1]))
+    if size is not None and -1 not in target and known != size:
+        raise ValueError(
+            f"Cannot reshape a tensor of shape {x.shape} ({size} elements) into shape {target}."
+        )
+    return run(("reshape", target), lambda a: opset.reshape(a, i64(list(target)), False), x)
+
+
+def ravel(x):
+    return reshape(x, (-1,))
+
+
+def transpose(x, axes=None):
+    x = to_tensor(x)
+    nd = x.ndim
+    perm = (
+        tuple(range(nd))[::-1]
+        if axes is None
+        else tuple(canonical_axis(a, nd, "transpose") for a in axes)
+    )
+    if sorted(perm) != list(range(nd)):
+        raise ValueError(f"transpose: axes {axes} are not a permutation of the {nd} axes of x.")
+    if perm == tuple(range(nd)):
+        return x
+    return run(("transpose", perm), lambda a: opset.transpose(a, i64(list(perm))), x)
+
+
+def moveaxis(x, source, destination):
+    x = to_tensor(x)
+    nd = x.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [canonical_axis(a, nd, "moveaxis") for a in src]
+    dst = [canonical_axis(a, nd, "moveaxis") for a in dst]
+    if len(src) != len(dst):
+        raise ValueError("moveaxis: source and destination need the same number of axes.")
+    order = [a for a in range(nd) if a not in src]
+    for d, s in sorted(zip(dst, src, strict=True)):
+        order.insert(d, s)
+    return transpose(x, order)
+
+
+def swapaxes(x, axis1, axis2):
+    x = to_tensor(x)
+    perm = list(range(x.ndim))
+    a, b = canonical_axis(axis1, x.ndim, "swapaxes"), canonical_axis(axis2, x.ndim, "swapaxes")
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, perm)
+
+
+def expand_dims(x, axis):
+    x = to_tensor(x)
+    axes = [axis] if isinstance(axis, int | np.integer) else list(axis)
+    out_rank = x.ndim + len(axes)
+    axes = sorted(canonical_axis(a, out_rank, "expand_dims") for a in axes)
+    return run(("expand_dims", tuple(axes)), lambda a: opset.unsqueeze(a, i64(axes)), x)
+
+
+def squeeze(x, axis=None):
+    x = to_tensor(x)
+    if axis is None:
+        axes = tuple(i for i, d in enumerate(x.shape) if d == 1)
+        if None in x.shape:
+            raise NeedsStaticShape("squeeze(axis=None) needs static dims")
+    else:
+        axes = canonical_axes(axis, x.ndim, "squeeze")
+        for a in axes:
+            if x.shape[a] not in (1, None):
+                raise ValueError(
+                    f"squeeze cannot remove axis {a} of size {x.shape[a]} (shape {x.shape}). "
+                    "Only axes of size 1 can be squeezed."
+                )
+    if not axes:
+        return x
+    return run(("squeeze", axes), lambda a: opset.squeeze(a, i64(list(axes))), x)
+
+
+def broadcast_to(x, shape):
+    x = to_tensor(x)
+    target = tuple(int(d) for d in shape)
+    return run(("broadcast_to", target), lambda a: opset.broadcast(a, i64(list(target))), x)
+
+
+def ndim(x):
+    return to_tensor(x).ndim
+
+
+def size(x):
+    return to_tensor(x).size
+
+
+def _common(xs):
+    xs = [to_tensor(x) for x in xs]
+    dtype = (
+        _dtypes.result_type(*[x.dtype for x in xs])
+        if len({x.dtype for x in xs}) > 1
+        else xs[0].dtype
+    )
+    return xs, dtype
+
+
+def concatenate(xs, axis=0):
+    xs, dtype = _common(xs)
+    if axis is None:
+        xs = [ravel(x) for x in xs]
+        axis = 0
+    ax = canonical_axis(axis, xs[0].ndim, "concatenate")
+
+    def build(*nodes):
+        return opset.concat([cv(n, dtype) for n in nodes], ax)
+
+    return run(("concatenate", ax, dtype), build, *xs)
+
+
+def stack(x, axis=0):
+    xs, dtype = _common(x)
+    ax = canonical_axis(axis, xs[0].ndim + 1, "stack")
+
+    def build(*nodes):
+        return opset.concat([opset.unsqueeze(cv(n, dtype), i64([ax])) for n in nodes], ax)
+
+    return run(("stack", ax, dtype), build, *xs)
+
+
+def _at_least(x, n):
+    x = to_tensor(x)
+    if x.ndim >= n:
+        return x
+    if n == 2:
+        return reshape(x, (1, -1)) if x.ndim == 1 else reshape(x, (1, 1))
+    if x.ndim == 0:
+        return reshape(x, (1, 1, 1))
+    if x.ndim == 1:
+        return reshape(x, (1, -1, 1))
+    return expand_dims(x, -1)
+
+
+def hstack(xs):
+    xs = [reshape(x, (1,)) if to_tensor(x).ndim == 0 else to_tensor(x) for x in xs]
+    return concatenate(xs, axis=0 if xs[0].ndim == 1 else 1)
+
+
+def vstack(xs):
+    return concatenate([_at_least(x, 2) for x in xs], axis=0)
+
+
+def dstack(xs):
+    return concatenate([_at_least(x, 3) for x in xs], axis=2)
+
+
+def append(x1, x2, axis=None):
+    (a, b), _dtype = promote(to_tensor(x1), to_tensor(x2))
+    if axis is None:
+        a, b = ravel(a), ravel(b)
+        axis = 0
+    return concatenate([a, b], axis=axis)
+
+
+def _split_points(x, indices_or_sections, axis, even):
+    n = known_dim(x, axis)
+    if isinstance(indices_or_sections, int | np.integer):
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError(f"split needs a positive number of sections, received {sections}.")
+        if even and n % sections:
+            raise ValueError(
+                f"array split does not result in an equal division: axis {axis} of size {n} "
+                f"into {sections} sections. Use array_split for unequal parts."
+            )
+        base, extra = divmod(n, sections)
+        sizes = [base + 1] * extra + [base] * (sections - extra)
+        points = list(np.cumsum([0, *sizes]))
+        return [(int(points[i]), int(points[i + 1])) for i in range(sections)]
+    cuts = [int(c) for c in np.asarray(convert_to_numpy(indices_or_sections)).reshape(-1)]
+    bounds = [0, *[min(max(c if c >= 0 else c + n, 0), n) for c in cuts], n]
+    return [(bounds[i], max(bounds[i], bounds[i + 1])) for i in range(len(bounds) - 1)]
+
+
+def _split(x, indices_or_sections, axis, even):
+    x = to_tensor(x)
+    ax = canonical_axis(axis, x.ndim, "split")
+    parts = tuple(_split_points(x, indices_or_sections, ax, even))
+
+    def build(a):
+        return [slice_axis(a, ax, lo, hi) for lo, hi in parts]
+
+    out = run(("split", ax, parts), build, x)
+    return list(out) if isinstance(out, tuple) else [out]
+
+
+def split(x, indices_or_sections, axis=0):
+    return _split(x, indices_or_sections, axis, True)
+
+
+def array_split(x, indices_or_sections, axis=0):
+    return _split(x, indices_or_sections, axis, False)
+
+
+def hsplit(x, indices_or_sections):
+    x = to_tensor(x)
+    return split(x, indices_or_sections, axis=1 if x.ndim > 1 else 0)
+
+
+def vsplit(x, indices_or_sections):
+    return split(x, indices_or_sections, axis=0)
+
+
+def dsplit(x, indices_or_sections):
+    return split(x, indices_or_sections, axis=2)
+
+
+def tile(x, repeats):
+    x = to_tensor(x)
+    reps = [int(repeats)] if isinstance(repeats, int | np.integer) else [int(r) for r in repeats]
+    nd = max(x.ndim, len(reps))
+    reps = [1] * (nd - len(reps)) + reps
+    lead = nd - x.ndim
+
+    def build(a):
+        if lead:
+            a = opset.unsqueeze(a, i64(list(range(lead)))).output(0)
+        return opset.tile(a, i64(reps))
+
+    return run(("tile", tuple(reps)), build, x)
+
+
+def repeat(x, repeats, axis=None):
+    x = to_tensor(x)
+    flatten = axis is None
+    ax = 0 if flatten else canonical_axis(axis, x.ndim, "repeat")
+    if isinstance(repeats, int | np.integer) or getattr(repeats, "ndim", np.ndim(repeats)) == 0:
+        r = int(repeats)
+
+        def build(a):
+            if flatten:
+                a = opset.reshape(a, i64([-1]), False).output(0)
+            nd = rank(a)
+            expanded = opset.unsqueeze(a, i64([ax + 1]))
+            tiles = [1] * (nd + 1)
+            tiles[ax + 1] = r
+            tiled = opset.tile(expanded, i64(tiles))
+            shape = opset.shape_of(a, "i64")
+            new_dim = opset.multiply(opset.gather(shape, i64([ax]), i64(0)), i64([r]))
+            target = opset.scatter_update(shape, i64([ax]), new_dim, i64(0))
+            return opset.reshape(tiled, target, False)
+
+        return run(("repeat", None if flatten else ax, r), build, x)
+    reps = to_tensor(repeats)
+
+    def build_var(a, counts):
+        if flatten:
+            a = opset.reshape(a, i64([-1]), False).output(0)
+        counts = cv(counts, "int32")
+        n = opset.gather(opset.shape_of(a, "i32"), i64([ax]), i64(0))
+        counts = opset.broadcast(opset.reshape(counts, i64([-1]), False), n)
+        ends = opset.cumsum(counts, i64(0))
+        total = opset.squeeze(opset.gather(ends, i64([-1]), i64(0)), i64([0]))
+        positions = opset.range(
+            opset.constant(np.int32(0)), total, opset.constant(np.int32(1)), "i32"
+        )
+        index = opset.search_sorted(ends, positions, right_mode=True)
+        return opset.gather(a, index, i64(ax))
+
+    return run(("repeat_var", None if flatten else ax), build_var, x, reps)
+
+
+def flip(x, axis=None):
+    x = to_tensor(x)
+    axes = canonical_axes(axis, x.ndim, "flip")
+
+    def build(a):
+        for ax in axes:
+            a = slice_axis(a, ax, -1, None, -1)
+        return a
+
+    return run(("flip", axes), build, x) if axes else x
+
+
+def fliplr(x):
+    return flip(x, 1)
+
+
+def flipud(x):
+    return flip(x, 0)
+
+
+def rot90(array, k=1, axes=(0, 1)):
+    array = to_tensor(array)
+    if array.ndim < 2:
+        raise ValueError(
+            f"rot90 expects an input of rank 2 or more. Received: shape {array.shape}."
+        )
+    if len(axes) != 2 or canonical_axis(axes[0], array.ndim) == canonical_axis(axes[1], array.ndim):
+        raise ValueError(f"rot90 expects `axes` to name two different axes. Received: {axes}.")
+    a0, a1 = canonical_axis(axes[0], array.ndim), canonical_axis(axes[1], array.ndim)
+    k = int(k) % 4
+    if k == 0:
+        return array
+    if k == 2:
+        return flip(flip(array, a0), a1)
+    perm = list(range(array.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return transpose(flip(array, a1), perm)
+    return flip(transpose(array, perm), a1)
+
+
+def roll(x, shift, axis=None):
+    x = to_tensor(x)
+    if axis is None:
+        flat = ravel(x)
+        shifts = [int(shift)] if isinstance(shift, int | np.integer) else [int(np.sum(shift))]
+        out = run(
+            ("roll", (0,), tuple(shifts)), lambda a: opset.roll(a, i64(shifts), i64([0])), flat
+        )
+        return reshape(out, x.shape)
+    axes = [axis] if isinstance(axis, int | np.integer) else list(axis)
+    shifts = (
+        [int(shift)] * len(axes) if isinstance(shift, int | np.integer) else [int(s) for s in shift]
+    )
+    axes = [canonical_axis(a, x.ndim, "roll") for a in axes]
+    return run(
+        ("roll", tuple(axes), tuple(shifts)), lambda a: opset.roll(a, i64(shifts), i64(axes)), x
+    )
+
+
+_PAD_MODES = {
+    "constant": "constant",
+    "edge": "edge",
+    "reflect": "reflect",
+    "symmetric": "symmetric",
+}
+
+
+def pad(x, pad_width, mode="constant", constant_values=None):
+    x = to_tensor(x)
+    if mode not in _PAD_MODES:
+        raise ValueError(
+            f"pad mode {mode!r} is not supported on the openvino backend. Expected one of "
+            f"{', '.join(_PAD_MODES)}."
+        )
+    if constant_values is not None and mode != "constant":
+        raise ValueError(
+            f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
+        )
+    widths = np.asarray(convert_to_numpy(pad_width), dtype=np.int64)
+    if widths.ndim == 0 or widths.size == 1:
+        widths = np.full((x.ndim, 2), int(widths.reshape(-1)[0]))
+    elif widths.ndim == 1:
+        widths = np.broadcast_to(widths.reshape(1, 2), (x.ndim, 2))
+    else:
+        widths = np.broadcast_to(widths, (x.ndim, 2))
+    begin, end = [int(v) for v in widths[:, 0]], [int(v) for v in widths[:, 1]]
+    value = 0 if constant_values is None else constant_values
+    dtype = x.dtype
+
+    def build(a):
+        if mode == "constant":
+            return opset.pad(a, i64(begin), i64(end), "constant", const(value, dtype))
+        return opset.pad(a, i64(begin), i64(end), _PAD_MODES[mode])
+
+    return run(
+        ("pad", tuple(begin), tuple(end), mode, value if mode == "constant" else None), build, x
+    )
+
+
+def diff(a, n=1, axis=-1):
+    a = to_tensor(a)
+    ax = canonical_axis(axis, a.ndim, "diff")
+
+    def build(node):
+        for _ in range(int(n)):
+            later, earlier = slice_axis(node, ax, 1, None), slice_axis(node, ax, 0, -1)
+            if node.get_element_type() == ov.Type.boolean:
+                node = opset.not_equal(later, earlier).output(0)
+            else:
+                node = opset.subtract(later, earlier).output(0)
+        return node
+
+    return run(("diff", ax, int(n)), build, a)
+
+
+def _eye_mask(rows, cols, k):
+    return opset.eye(i64(rows), i64(cols), i64(k), "boolean").output(0)
+
+
+def diag(x, k=0):
+    x = to_tensor(x)
+    k = int(k)
+    if x.ndim == 1:
+        m = known_dim(x, 0)
+        n = m + abs(k)
+
+        def build(v):
+            padded = opset.pad(v, i64([0]), i64([abs(k)]), "constant", const_like(0, v))
+            # k >= 0: row i holds v[i]; k < 0: column j holds v[j].
+            values = opset.unsqueeze(padded, i64([1 if k >= 0 else 0]))
+            full = opset.broadcast(values, i64([n, n]))
+            return opset.select(_eye_mask(n, n, k), full, const_like(0, v))
+
+        return run(("diag1", k, m), build, x)
+    if x.ndim == 2:
+        return diagonal(x, offset=k)
+    raise ValueError(f"diag expects a 1-D or 2-D input. Received: shape {x.shape}.")
+
+
+def diagflat(x, k=0):
+    return diag(ravel(x), k)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    x = to_tensor(x)
+    a1, a2 = canonical_axis(axis1, x.ndim, "diagonal"), canonical_axis(axis2, x.ndim, "diagonal")
+    rows, cols = known_dim(x, a1), known_dim(x, a2)
+    k = int(offset)
+    length = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
+    rest = [d for d in range(x.ndim) if d not in (a1, a2)]
+    idx = [(i + max(-k, 0)) * cols + (i + max(k, 0)) for i in range(length)]
+
+    def build(a):
+        moved = opset.transpose(a, i64([*rest, a1, a2]))
+        flat = opset.reshape(moved, i64([0] * len(rest) + [-1]), True)
+        return opset.gather(flat, i64(idx), i64(len(rest)))
+
+    return run(("diagonal", a1, a2, k, rows, cols), build, x)
+
+
+def _triangle(x, k, lower):
+    x = to_tensor(x)
+    k = int(k)
+    rows, cols = known_dim(x, -2), known_dim(x, -1)
+    keep = np.tri(rows, cols, k, dtype=bool) if lower else ~np.tri(rows, cols, k - 1, dtype=bool)
+
+    def build(a):
+        mask = opset.constant(keep)
+        return opset.select(
+            mask,
+            a,
+            const_like(0, a) if a.get_element_type() != ov.Type.boolean else opset.constant(False),
+        )
+
+    return run(("tril" if lower else "triu", k, rows, cols), build, x)
+
+
+def tril(x, k=0):
+    return _triangle(x, k, True)
+
+
+def triu(x, k=0):
+    return _triangle(x, k, False)

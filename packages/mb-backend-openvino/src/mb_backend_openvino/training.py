@@ -1,0 +1,33 @@
+"""Training primitives: none, the OpenVINO backend is inference-only (as in Keras 3)."""
+
+_REASON = (
+    "the openvino backend is inference-only (OpenVINO computes no gradients); "
+    "use jax, torch or tensorflow to train"
+)
+
+UNSUPPORTED = {
+    "value_and_grad": _REASON,
+    "jit": _REASON,
+    "multi_step": _REASON,
+    "fused_update": _REASON,
+}
+
+
+def _refuse(name):
+    raise NotImplementedError(f"{name} is not supported on the openvino backend: {_REASON}.")
+
+
+def value_and_grad(fn, argnums=0, has_aux=False):
+    _refuse("value_and_grad")
+
+
+def jit(fn, **options):
+    _refuse("jit")
+
+
+def multi_step(step_fn, n, **options):
+    _refuse("multi_step")
+
+
+def fused_update(*args, **kwargs):
+    _refuse("fused_update")
