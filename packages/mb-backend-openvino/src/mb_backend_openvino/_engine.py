@@ -91,14 +91,15 @@ def constant(array):
 
 def _compile(signature, build, arrays, static, large):
     params = []
-    for array in arrays:
+    for index, array in enumerate(arrays):
         if array.dtype == BFLOAT16:
             element = ov.Type.bf16
         elif array.dtype == np.bool_:
             element = ov.Type.boolean
         else:
             element = ov.Type(array.dtype)
-        shape = ov.PartialShape(list(array.shape)) if static else ov.PartialShape([-1] * array.ndim)
+        fixed = static is True or (static and index in static)
+        shape = ov.PartialShape(list(array.shape) if fixed else [-1] * array.ndim)
         params.append(ov.op.Parameter(element, shape))
     outputs, single = _as_outputs(build(*(p.output(0) for p in params)))
     model = ov.Model([ov_opset.result(o) for o in outputs], params, str(signature[0])[:60])
@@ -136,8 +137,10 @@ def run(key, build, *inputs, static=False):
             ``build`` depends on (op name, axes, modes, target dtype, ...).
         build: ``build(*ov_outputs) -> ov node(s)``.
         *inputs: ``OpenVINOTensor`` operands (values or symbolic).
-        static: compile for the inputs' exact shapes (the builder reads dims);
-            otherwise only their ranks are fixed and one model serves all sizes.
+        static: compile for the inputs' exact shapes (True), or for those of the
+            inputs at the given indices (a tuple): the builder reads their dims, or
+            OpenVINO needs them (convolution weights). Otherwise only ranks are
+            fixed and one model serves all sizes.
     """
     arrays = []
     for x in inputs:
@@ -146,8 +149,14 @@ def run(key, build, *inputs, static=False):
             return _run_symbolic(build, inputs)
         arrays.append(data)
     large = sum(a.size for a in arrays) > LARGE_ELEMENTS
-    if static:
+    if static is True:
         signature = (key, large, *[(a.dtype, a.shape) for a in arrays])
+    elif static:
+        signature = (
+            key,
+            large,
+            *[(a.dtype, a.shape if i in static else a.ndim) for i, a in enumerate(arrays)],
+        )
     else:
         signature = (key, large, *[(a.dtype, a.ndim) for a in arrays])
     kernel = _lookup(signature, build, arrays, static, large)

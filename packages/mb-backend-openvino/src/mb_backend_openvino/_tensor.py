@@ -41,7 +41,8 @@ class OpenVINOTensor:
         ((2, 3), 'float32')
     """
 
-    __slots__ = ("_data", "_output")
+    # ``_keras_mask``: layers attach masks to tensors (Keras's convention).
+    __slots__ = ("__weakref__", "_data", "_keras_mask", "_output")
     # NumPy must call our reflected operators instead of broadcasting over us.
     __array_ufunc__ = None
 

@@ -368,7 +368,7 @@ def qr(x, mode="reduced"):
             q = opset.slice(q, i64([0]), i64([k]), i64([1]), i64([-1])).output(0)
             r = opset.slice(r, i64([0]), i64([k]), i64([1]), i64([-2])).output(0)
         # Entries below the diagonal of R are rounding noise: make them exact zeros.
-        rows, cols = static_shape(r)[-2:]
+        rows, cols = (k if mode == "reduced" else m), n
         upper = _mask(np.triu(np.ones((rows, cols), dtype=bool)))
         r = opset.select(upper, r, const_like(0, r)).output(0)
         return [cv(q, dtype), cv(r, dtype)]

@@ -9,7 +9,7 @@ import numpy as np
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
-from mb_backend_openvino._graph import cv, i64, opset, run
+from mb_backend_openvino._graph import cv, i64, opset, run, static_shape
 from mb_backend_openvino.nn._layout import (
     auto_pad,
     check_padding,
@@ -27,19 +27,15 @@ def _compute(dtype):
 def _conv_node(x, kernel, n, strides, dilation, padding, groups):
     """``x``: (N, C, *S); ``kernel``: (*K, C // groups, O) as in Keras."""
     order = [n + 1, n, *range(n)]  # -> (O, I, *K)
-    filters = opset.transpose(kernel, i64(order))
+    filters = opset.transpose(kernel, i64(order)).output(0)
     zeros = [0] * n
     pad = auto_pad(padding)
     if groups == 1:
         return opset.convolution(x, filters, list(strides), zeros, zeros, list(dilation), pad)
-    shape = opset.shape_of(filters, "i64")
-    out_channels = opset.gather(shape, i64([0]), i64(0))
-    per_group = opset.divide(out_channels, i64([groups]))
-    grouped_shape = opset.concat(
-        [i64([groups]), per_group, opset.slice(shape, i64([1]), i64([n + 2]), i64([1]), i64([0]))],
-        0,
+    out_channels, per_group_in, *window = static_shape(filters)
+    grouped = opset.reshape(
+        filters, i64([groups, out_channels // groups, per_group_in, *window]), False
     )
-    grouped = opset.reshape(filters, grouped_shape, False)
     return opset.group_convolution(x, grouped, list(strides), zeros, zeros, list(dilation), pad)
 
 
@@ -61,7 +57,7 @@ def _conv(name, inputs, kernel, strides, padding, fmt, dilation_rate, groups_of)
         return cv(from_channels_first(out.output(0), fmt, n), dtype)
 
     key = (name, fmt, tuple(strides), tuple(dilation), padding, groups, dtype)
-    return run(key, build, x, kernel)
+    return run(key, build, x, kernel, static=(1,))
 
 
 def _regular_groups(channels, kernel):
@@ -174,7 +170,13 @@ def conv_transpose(
         a = to_channels_first(cv(a, work), fmt, n)
         filters = opset.transpose(cv(k, work), i64([n + 1, n, *list(range(n))]))  # (in, out, *K)
         out = opset.convolution_backprop_data(
-            a, filters, list(strides), begin, end, list(dilation), output_padding=extra
+            a,
+            filters,
+            list(strides),
+            pads_begin=begin,
+            pads_end=end,
+            dilations=list(dilation),
+            output_padding=extra,
         )
         return cv(from_channels_first(out.output(0), fmt, n), dtype)
 
@@ -188,4 +190,4 @@ def conv_transpose(
         tuple(extra),
         dtype,
     )
-    return run(key, build, x, kernel)
+    return run(key, build, x, kernel, static=(1,))

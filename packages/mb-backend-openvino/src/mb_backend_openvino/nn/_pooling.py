@@ -32,7 +32,15 @@ def _pool(name, inputs, pool_size, strides, padding, fmt):
         else:
             # 'same' windows average only the real inputs (padding excluded), as Keras.
             out = opset.avg_pool(
-                a, list(strides), zeros, zeros, list(pool_size), True, "floor", auto_pad(padding)
+                a,
+                list(strides),
+                zeros,
+                zeros,
+                list(pool_size),
+                True,
+                "floor",
+                auto_pad(padding),
+                dilations=[1] * n,
             ).output(0)
         return cv(from_channels_first(out, fmt, n), dtype)
 
