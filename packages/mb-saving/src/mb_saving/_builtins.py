@@ -47,24 +47,28 @@ def _sibling(name):
         return None
 
 
-_NON_MODELING = frozenset({"get", "serialize", "deserialize", "register", "resolve"})
+# Where each sibling keeps its table of built-ins: a public ``ALL_OBJECTS`` first,
+# else the table its own deserializer reads.
+_TABLES = {
+    "losses": ("ALL_OBJECTS", "_serialization.BUILTINS"),
+    "metrics": ("ALL_OBJECTS", "_registry.ALL_OBJECTS"),
+    "optimizers": ("ALL_OBJECTS", "_registry.BUILTINS"),
+    "optimizers.schedules": ("ALL_OBJECTS", "_CLASSES"),
+}
 
 
 def _sibling_table(name):
+    """The built-ins of ``mb_train.<name>`` (name -> object), or None when absent."""
     module = _sibling(name)
     if module is None:
         return None
-    table = getattr(module, "ALL_OBJECTS", None)
-    if isinstance(table, dict):
-        return dict(table)
-    found = {}
-    for key in getattr(module, "__all__", None) or dir(module):
-        value = getattr(module, key, None)
-        if key.startswith("_") or key in _NON_MODELING or isinstance(value, type(importlib)):
-            continue
-        if callable(value):
-            found[key] = value
-    return found
+    for attribute in _TABLES[name]:
+        owner, _, table = attribute.rpartition(".")
+        holder = _sibling(f"{name}.{owner}") if owner else module
+        value = getattr(holder, table, None) if holder is not None else None
+        if isinstance(value, dict):
+            return dict(value)
+    return None
 
 
 def _operations_table():
@@ -77,21 +81,6 @@ def operation_module(cls):
         if info.operation_class is cls:
             return f"keras.src.ops.{info.module}"
     return None
-
-
-def _schedules_table():
-    module = _sibling("optimizers")
-    schedules = getattr(module, "schedules", None) if module is not None else None
-    if schedules is None:
-        return None
-    table = getattr(schedules, "ALL_OBJECTS", None)
-    if isinstance(table, dict):
-        return dict(table)
-    return {
-        k: v
-        for k, v in vars(schedules).items()
-        if isinstance(v, type) and not k.startswith("_") and k not in _NON_MODELING
-    }
 
 
 LAYERS = Family(
@@ -132,7 +121,7 @@ OPTIMIZERS = Family(
 SCHEDULES = Family(
     "learning rate schedule",
     ("keras.optimizers.schedules",),
-    _schedules_table,
+    lambda: _sibling_table("optimizers.schedules"),
 )
 LOSSES = Family(
     "loss",

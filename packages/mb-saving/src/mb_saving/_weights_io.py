@@ -39,7 +39,7 @@ def _stock_loader(obj):
 
 
 def _file_side(store, manifest_entry):
-    names = [v.get("name") for v in (manifest_entry or {}).get("variables", [])]
+    names = [v.get("path") for v in (manifest_entry or {}).get("variables", [])]
     entries = []
     for i, key in enumerate(sorted(store.keys(), key=_key_order)):
         shape, dtype = store.spec(key)
@@ -77,7 +77,7 @@ def _check_object(path, obj, store, manifest_entry, plan):
     if not _stock_loader(obj) and not _state_walk.is_optimizer(obj):
         plan.custom.append((obj, store))
         return
-    want = [(v.name, v.shape, v.dtype) for v in expected]
+    want = [(v.path, v.shape, v.dtype) for v in expected]
     keys = [str(i) for i in range(len(expected))]
     if len(store) != len(expected) or any(k not in store for k in keys):
         hint = ""
