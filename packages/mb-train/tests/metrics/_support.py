@@ -58,19 +58,42 @@ def keras_results(cases, backend="numpy"):
         with open(os.path.join(folder, "cases.json"), "w") as f:
             json.dump(meta, f)
         np.savez(os.path.join(folder, "arrays.npz"), **arrays)
-        env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-        env.pop("MB_BACKEND", None)
-        result = subprocess.run(
-            [sys.executable, "-c", _SCRIPT, folder],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"Keras reference run failed:\n{result.stderr[-4000:]}")
+        _run_keras([_SCRIPT, folder], backend=backend)
         found = np.load(os.path.join(folder, "results.npz"))
         return [found[str(i)] for i in range(len(cases))]
+
+
+_CONFIG_SCRIPT = r"""
+import json, sys
+import keras
+cases = json.load(open(sys.argv[1]))
+out = []
+for name, kwargs in cases:
+    out.append(keras.metrics.serialize(getattr(keras.metrics, name)(**kwargs)))
+json.dump(out, open(sys.argv[2], "w"))
+"""
+
+
+def keras_configs(cases):
+    """Keras 3's ``keras.metrics.serialize(keras.metrics.<name>(**kwargs))`` per case."""
+    with tempfile.TemporaryDirectory() as folder:
+        cases_path = os.path.join(folder, "cases.json")
+        out_path = os.path.join(folder, "out.json")
+        with open(cases_path, "w") as f:
+            json.dump(cases, f)
+        _run_keras([_CONFIG_SCRIPT, cases_path, out_path])
+        with open(out_path) as f:
+            return json.load(f)
+
+
+def _run_keras(args, backend="numpy"):
+    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
+    env.pop("MB_BACKEND", None)
+    result = subprocess.run(
+        [sys.executable, "-c", *args], env=env, capture_output=True, text=True, timeout=600
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"Keras reference run failed:\n{result.stderr[-4000:]}")
 
 
 def to_numpy(x):

@@ -117,7 +117,7 @@ class SensitivityAtSpecificity(_AtConstraint):
         cls="SensitivityAtSpecificity",
         constrained="specificity",
         maximized="sensitivity",
-        value="1.0",
+        value="0.5",
     )
     _constrained, _maximized = "specificity", "sensitivity"
 

@@ -5,7 +5,7 @@ import numpy as np
 import mb_ops
 from mb_ops import ops
 from mb_train.metrics import _thresholds as th
-from mb_train.metrics._metric import Metric
+from mb_train.metrics._metric import Metric, check_lazy_build
 
 _CURVES = {"roc": "ROC", "pr": "PR", "prgain": "PRGAIN"}
 _SUMMATIONS = ("interpolation", "majoring", "minoring")
@@ -150,6 +150,7 @@ class AUC(Metric):
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_pred = ops.convert_to_tensor(y_pred)
         if not self._built:
+            check_lazy_build(self, hint=", or pass num_labels")
             self._build(tuple(y_pred.shape))
         if self._from_logits:
             y_pred = ops.sigmoid(y_pred)

@@ -3,7 +3,7 @@
 import mb_ops
 from mb_ops import ops
 from mb_train.metrics import _shapes
-from mb_train.metrics._metric import Metric
+from mb_train.metrics._metric import Metric, check_lazy_build
 
 _AVERAGES = (None, "micro", "macro", "weighted")
 
@@ -91,6 +91,7 @@ class FBetaScore(Metric):
         y_true = _shapes.as_tensor(y_true, self.dtype)
         y_pred = _shapes.as_tensor(y_pred, self.dtype)
         if not self._built:
+            check_lazy_build(self)
             self._build(tuple(y_true.shape), tuple(y_pred.shape))
         if self.threshold is None:
             top = ops.max(y_pred, axis=-1, keepdims=True)

@@ -22,6 +22,20 @@ def _check_super_called(metric):
         )
 
 
+_LAZY_BUILD_IN_SCOPE = (
+    "{cls} creates its state variables from the shapes of the first batch it sees, but its "
+    "first update_state ran inside a StatelessScope (a compiled or stateless step), where "
+    "new variables cannot join the state. Update it once outside any such step first, e.g. "
+    "`metric.update_state(y_true_sample, y_pred_sample); metric.reset_state()`{hint}."
+)
+
+
+def check_lazy_build(metric, hint=""):
+    """Raises a clear error when `metric` would create its variables inside a StatelessScope."""
+    if mb_ops.in_stateless_scope():
+        raise RuntimeError(_LAZY_BUILD_IN_SCOPE.format(cls=type(metric).__name__, hint=hint))
+
+
 class Metric:
     """Encapsulates a metric's state and logic (Keras 3's ``keras.metrics.Metric``).
 

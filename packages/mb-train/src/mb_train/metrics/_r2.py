@@ -2,7 +2,7 @@
 
 from mb_ops import ops
 from mb_train.metrics import _shapes
-from mb_train.metrics._metric import Metric
+from mb_train.metrics._metric import Metric, check_lazy_build
 
 _AGGREGATIONS = (None, "uniform_average", "variance_weighted_average")
 
@@ -73,6 +73,7 @@ class R2Score(Metric):
         y_pred = _shapes.as_tensor(y_pred, self.dtype)
         y_true, y_pred = _shapes.same_rank(y_true, y_pred)
         if not self._built:
+            check_lazy_build(self)
             self._build(tuple(y_true.shape), tuple(y_pred.shape))
         if sample_weight is None:
             weights = ops.ones_like(y_true)

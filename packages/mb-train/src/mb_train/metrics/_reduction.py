@@ -16,10 +16,13 @@ def samplewise_values(values, sample_weight, reduce_fn, dtype):
     multiplied by the weights, the weights reduced to the same rank (None
     when no weights were given).
     """
+    # A mask on the values (e.g. a loss's ignore_class) takes those entries out of the
+    # mean. Keras applies it only when weights are given; mb applies it always.
     mask = _shapes.mask_of(values)
     values = _shapes.as_tensor(values, dtype)
-    if sample_weight is not None:
-        sample_weight = _shapes.as_tensor(sample_weight, dtype)
+    if sample_weight is not None or mask is not None:
+        if sample_weight is not None:
+            sample_weight = _shapes.as_tensor(sample_weight, dtype)
         sample_weight = _shapes.apply_mask(sample_weight, mask, dtype)
         values, sample_weight = _shapes.same_rank(values, sample_weight)
         weight_rank = len(sample_weight.shape)
