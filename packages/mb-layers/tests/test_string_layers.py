@@ -12,7 +12,7 @@ import pytest
 import mb_layers
 from mb_layers import layers
 from mb_layers.testing import run_layer_test
-from mb_ops import ops
+from mb_ops import config, ops
 
 WORDS = np.array([["the", "cat"], ["sat", "zebra"]])
 
@@ -64,8 +64,9 @@ def test_symbolic_string_input_builds_a_functional_model():
     lookup = layers.StringLookup(vocabulary=["a", "b"], output_mode="one_hot")
     outputs = lookup(inputs)
     assert outputs.shape == (None, 3) and outputs.dtype == "float32"
-    net = mb_layers.Functional(inputs, outputs)
-    np.testing.assert_array_equal(_np(net(np.array([["b"], ["q"]]))), [[0, 0, 1], [1, 0, 0]])
+    if config.backend() == "numpy":  # other engines hold no strings in a network's inputs
+        net = mb_layers.Functional(inputs, outputs)
+        np.testing.assert_array_equal(_np(net(np.array([["b"], ["q"]]))), [[0, 0, 1], [1, 0, 0]])
     text = layers.TextVectorization(vocabulary=["a"], output_sequence_length=4)(inputs)
     assert text.shape == (None, 4) and text.dtype == "int64"
 

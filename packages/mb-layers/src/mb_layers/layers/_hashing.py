@@ -116,7 +116,8 @@ class Hashing(_Preprocessing):
     def call(self, inputs):
         bins = self._bins(to_host(inputs, "Hashing"))
         if self.output_mode == "int":
-            return ops.convert_to_tensor(bins, dtype=self.compute_dtype)
+            # No dtype asked of the engine: int64 where it has it (JAX without x64: int32).
+            return ops.convert_to_tensor(bins.astype(self.compute_dtype))
         return encode_categorical(bins, self.output_mode, self.num_bins, self.compute_dtype)
 
     def compute_output_shape(self, input_shape):
@@ -207,7 +208,8 @@ class HashedCrossing(_Preprocessing):
             crossed = fingerprint_cat64(crossed, self._feature_hash(values))
         bins = (crossed % np.uint64(self.num_bins)).astype("int64").reshape(shape)
         if self.output_mode == "int":
-            return ops.convert_to_tensor(bins, dtype=self.compute_dtype)
+            # No dtype asked of the engine: int64 where it has it (JAX without x64: int32).
+            return ops.convert_to_tensor(bins.astype(self.compute_dtype))
         return encode_categorical(bins, "one_hot", self.num_bins, self.compute_dtype)
 
     def compute_output_spec(self, inputs):

@@ -1,0 +1,219 @@
+"""Random affine augmentations: `RandomRotation`, `RandomTranslation`, `RandomZoom`, `RandomShear`.
+
+Each draws one transform per image and applies it with
+``ops.image.affine_transform``; a transform maps output pixel coordinates
+``(x, y)`` to the input coordinates sampled there, as in Keras 3.
+"""
+
+import math
+
+from mb_layers._ops import ops
+from mb_layers.layers._image_augmentation import (
+    FILL_MODES,
+    INTERPOLATIONS,
+    RandomImageLayer,
+    check_choice,
+    factor_range,
+    symmetric_range,
+)
+
+
+class _RandomAffine(RandomImageLayer):
+    def __init__(
+        self,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        check_choice(type(self).__name__, "fill_mode", fill_mode, FILL_MODES)
+        check_choice(type(self).__name__, "interpolation", interpolation, INTERPOLATIONS)
+        self.fill_mode = fill_mode
+        self.interpolation = interpolation
+        self.fill_value = fill_value
+
+    def _size(self, images):
+        h_axis, w_axis, _ = self._spatial_axes()
+        return images.shape[h_axis], images.shape[w_axis]
+
+    def transforms(self, images):
+        """The ``(batch, 8)`` transforms for `images`. Subclasses implement it."""
+        raise NotImplementedError
+
+    def augment(self, images):
+        return ops.image.affine_transform(
+            images,
+            ops.cast(self.transforms(images), "float32"),
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "fill_mode": self.fill_mode,
+            "fill_value": self.fill_value,
+            "interpolation": self.interpolation,
+        }
+
+
+def _matrix(a0, a1, a2, b0, b1, b2):
+    zero = ops.zeros_like(a0)
+    return ops.stack([a0, a1, a2, b0, b1, b2, zero, zero], axis=1)
+
+
+class RandomRotation(_RandomAffine):
+    """Rotates images by a random angle about their center during training.
+
+    Args:
+        factor: a fraction of a full turn: ``f`` draws angles in
+            ``[-f * 360, f * 360]`` degrees, a pair ``(low, high)`` in
+            ``[low * 360, high * 360]``. Positive angles turn counter-clockwise.
+        fill_mode: ``"reflect"``, ``"wrap"``, ``"constant"`` or ``"nearest"``.
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: an int for reproducible rotations.
+        fill_value: the value outside the image with ``fill_mode="constant"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+
+    Example:
+        >>> import numpy as np
+        >>> image = np.arange(9.0).reshape(1, 3, 3, 1)
+        >>> quarter = RandomRotation((0.25, 0.25), interpolation="nearest")
+        >>> np.asarray(quarter(image))[0, :, :, 0].tolist()  # np.rot90
+        [[2.0, 5.0, 8.0], [1.0, 4.0, 7.0], [0.0, 3.0, 6.0]]
+    """
+
+    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", **kwargs):
+        super().__init__(fill_mode=fill_mode, interpolation=interpolation, **kwargs)
+        self.factor = factor_range(factor, (-1, 1), "factor", "RandomRotation")
+
+    def transforms(self, images):
+        height, width = self._size(images)
+        low, high = self.factor
+        degrees = self._uniform((ops.shape(images)[0],), low * 360.0, high * 360.0)
+        angle = ops.multiply(degrees, math.pi / 180.0)
+        cos, sin = ops.cos(angle), ops.sin(angle)
+        cx, cy = 0.5 * (width - 1), 0.5 * (height - 1)
+        a2 = ops.add(ops.subtract(cx, ops.multiply(cx, cos)), ops.multiply(cy, sin))
+        b2 = ops.subtract(ops.subtract(cy, ops.multiply(cx, sin)), ops.multiply(cy, cos))
+        return _matrix(cos, ops.negative(sin), a2, sin, cos, b2)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}
+
+
+class RandomTranslation(_RandomAffine):
+    """Shifts images by a random fraction of their height and width during training.
+
+    Args:
+        height_factor: ``f`` shifts by up to ``f * height`` pixels either way; a
+            pair ``(low, high)`` in ``[low * height, high * height]`` (positive:
+            down). Values in [-1, 1].
+        width_factor: the same for the width (positive: right).
+        fill_mode, interpolation, seed, fill_value, data_format: as `RandomRotation`.
+    """
+
+    def __init__(self, height_factor, width_factor, **kwargs):
+        super().__init__(**kwargs)
+        self.height_factor = height_factor
+        self.width_factor = width_factor
+        self._height_range = symmetric_range(height_factor, "height_factor", "RandomTranslation")
+        self._width_range = symmetric_range(width_factor, "width_factor", "RandomTranslation")
+
+    def transforms(self, images):
+        height, width = self._size(images)
+        batch = ops.shape(images)[0]
+        dy = ops.multiply(self._uniform((batch,), *self._height_range), height)
+        dx = ops.multiply(self._uniform((batch,), *self._width_range), width)
+        one = ops.ones_like(dx)
+        zero = ops.zeros_like(dx)
+        return _matrix(one, zero, ops.negative(dx), zero, one, ops.negative(dy))
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "height_factor": self.height_factor,
+            "width_factor": self.width_factor,
+        }
+
+
+class RandomZoom(_RandomAffine):
+    """Zooms images in or out about their center by a random factor during training.
+
+    Args:
+        height_factor: ``f`` scales the sampled height by ``1 + u`` with ``u`` in
+            ``[-f, f]`` (negative ``u`` zooms in); a pair gives the range. Values in (-1, 1].
+        width_factor: the same for the width; None keeps the aspect ratio.
+        fill_mode, interpolation, seed, fill_value, data_format: as `RandomRotation`.
+    """
+
+    def __init__(self, height_factor, width_factor=None, **kwargs):
+        super().__init__(**kwargs)
+        self.height_factor = height_factor
+        self.width_factor = width_factor
+        check = {"low": -1.0, "high": 1.0, "open_low": True}
+        self._height_range = symmetric_range(height_factor, "height_factor", "RandomZoom", **check)
+        self._width_range = None
+        if width_factor is not None:
+            self._width_range = symmetric_range(width_factor, "width_factor", "RandomZoom", **check)
+
+    def transforms(self, images):
+        height, width = self._size(images)
+        batch = ops.shape(images)[0]
+        low, high = self._height_range
+        zoom_y = self._uniform((batch,), 1.0 + low, 1.0 + high)
+        zoom_x = zoom_y
+        if self._width_range is not None:
+            low, high = self._width_range
+            zoom_x = self._uniform((batch,), 1.0 + low, 1.0 + high)
+        x_offset = ops.multiply(ops.subtract(1.0, zoom_x), (width - 1) / 2.0)
+        y_offset = ops.multiply(ops.subtract(1.0, zoom_y), (height - 1) / 2.0)
+        zero = ops.zeros_like(zoom_x)
+        return _matrix(zoom_x, zero, x_offset, zero, zoom_y, y_offset)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "height_factor": self.height_factor,
+            "width_factor": self.width_factor,
+        }
+
+
+class RandomShear(_RandomAffine):
+    """Shears images along x and y by random amounts during training (Keras's matrix).
+
+    The output pixel ``(x, y)`` samples the input at ``(x + sx * y, y + sy * x)``,
+    with ``sx`` drawn from `x_factor`, ``sy`` from `y_factor`, and both signs
+    flipped together for a random half of the images.
+
+    Args:
+        x_factor, y_factor: a number ``f`` in [0, 1] draws from ``[-f, f]``; a
+            pair of numbers in [0, 1] gives the range.
+        interpolation, fill_mode, fill_value, data_format, seed: as `RandomRotation`.
+    """
+
+    def __init__(self, x_factor=0.0, y_factor=0.0, interpolation="bilinear", **kwargs):
+        super().__init__(interpolation=interpolation, **kwargs)
+        self._factor_args = (x_factor, y_factor)
+        self.x_factor = symmetric_range(x_factor, "x_factor", "RandomShear", low=0.0)
+        self.y_factor = symmetric_range(y_factor, "y_factor", "RandomShear", low=0.0)
+
+    def transforms(self, images):
+        batch = ops.shape(images)[0]
+        flip = ops.where(ops.greater(self._uniform((batch,)), 0.5), -1.0, 1.0)
+        shear_y = ops.multiply(self._uniform((batch,), *self.y_factor), flip)
+        shear_x = ops.multiply(self._uniform((batch,), *self.x_factor), flip)
+        one = ops.ones_like(shear_x)
+        zero = ops.zeros_like(shear_x)
+        return _matrix(one, shear_x, zero, shear_y, one, zero)
+
+    def get_config(self):
+        # The arguments as given: Keras writes the (low, high) pairs, which its own
+        # [0, 1] check then refuses when the config is loaded.
+        x_factor, y_factor = self._factor_args
+        return {**super().get_config(), "x_factor": x_factor, "y_factor": y_factor}

@@ -1,0 +1,249 @@
+"""Random color augmentations: grayscale, hue, saturation, degeneration, inversion, posterization.
+
+Each follows Keras 3's layer of the same name: its factor rules, its draws per
+image and its formula (for example, `RandomSaturation` clips the saturation
+channel to `value_range`, as Keras does).
+"""
+
+from mb_layers._ops import ops
+from mb_layers._ops import random as random_ops
+from mb_layers.layers._image_augmentation import (
+    RandomImageLayer,
+    factor_range,
+    rescale,
+    value_range_pair,
+)
+from mb_layers.layers._preprocessing import RandomBrightness, RandomContrast
+from mb_ops import config
+
+
+class _ColorLayer(RandomImageLayer):
+    """A color augmentation with a `factor` range and a `value_range`."""
+
+    _BOUNDS = (-1, 1)
+    _SORT_VALUE_RANGE = True
+
+    def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        name = type(self).__name__
+        self.factor = factor_range(factor, self._BOUNDS, "factor", name)
+        pair = value_range_pair(value_range, name)
+        self.value_range = pair if self._SORT_VALUE_RANGE else list(value_range)
+
+    def _channels(self, images):
+        """The channels of `images` as a list of single-channel tensors."""
+        _, _, c_axis = self._spatial_axes()
+        return ops.split(images, images.shape[c_axis], axis=c_axis)
+
+    def _merge(self, channels):
+        return ops.concatenate(channels, axis=self._spatial_axes()[2])
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "value_range": self.value_range}
+
+
+class RandomGrayscale(RandomImageLayer):
+    """Turns a random fraction `factor` of the images to grayscale (kept in 3 channels).
+
+    Args:
+        factor: the probability, in [0, 1], that an image is converted.
+        data_format, seed: as the other augmentations.
+    """
+
+    def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        if not 0 <= factor <= 1:
+            raise ValueError(f"RandomGrayscale `factor` must be in [0, 1]. Received: {factor!r}.")
+        self.factor = factor
+
+    def augment(self, images):
+        apply = self._per_image(ops.less(self._uniform((ops.shape(images)[0],)), self.factor))
+        gray = ops.image.rgb_to_grayscale(images, data_format=self.data_format)
+        return ops.where(apply, ops.add(ops.zeros_like(images), gray), images)
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}
+
+
+class RandomHue(_ColorLayer):
+    """Shifts the hue of each image by a random amount during training.
+
+    Args:
+        factor: ``f`` in [0, 1] shifts the hue (a turn is 1) by ``±u / 2`` with
+            ``u`` drawn from ``[0, f]``; a pair gives the range of ``u``.
+        value_range: the range of pixel values, e.g. ``(0, 255)``.
+        data_format, seed: as the other augmentations.
+
+    Example:
+        >>> import numpy as np
+        >>> red = np.array([[[[1.0, 0.0, 0.0]]]], "float32")
+        >>> np.asarray(RandomHue(0.0, value_range=(0, 1))(red)).tolist()
+        [[[[1.0, 0.0, 0.0]]]]
+    """
+
+    _BOUNDS = (0, 1)
+    _SORT_VALUE_RANGE = False
+
+    def augment(self, images):
+        batch = ops.shape(images)[0]
+        sign = ops.where(ops.greater(self._uniform((batch,)), 0.5), -1.0, 1.0)
+        amount = self._uniform((batch,), *self.factor)
+        delta = ops.multiply(ops.multiply(sign, amount), 0.5)
+        delta = self._per_image(ops.cast(delta, images.dtype))
+        hsv = ops.image.rgb_to_hsv(rescale(images, self.value_range, (0, 1)), self.data_format)
+        hue, saturation, value = self._channels(hsv)
+        hue = ops.add(hue, delta)
+        hue = ops.where(ops.greater(hue, 1.0), ops.subtract(hue, 1.0), hue)
+        hue = ops.where(ops.less(hue, 0.0), ops.add(hue, 1.0), hue)
+        rgb = ops.image.hsv_to_rgb(self._merge([hue, saturation, value]), self.data_format)
+        return rescale(ops.clip(rgb, 0.0, 1.0), (0, 1), self.value_range)
+
+
+class RandomSaturation(_ColorLayer):
+    """Scales the saturation of each image by a random factor during training.
+
+    A draw ``u`` of `factor` scales saturation by ``u / (1 - u)``: 0.5 keeps the
+    image, 0 makes it gray, values near 1 saturate it fully.
+
+    Args:
+        factor: ``f`` in [0, 1] draws ``u`` from ``[-f, f]``; a pair gives the range.
+        value_range: the range of pixel values.
+        data_format, seed: as the other augmentations.
+    """
+
+    def augment(self, images):
+        u = self._uniform((ops.shape(images)[0],), *self.factor)
+        scale = ops.divide(u, ops.add(ops.subtract(1.0, u), config.epsilon()))
+        scale = self._per_image(ops.cast(scale, images.dtype))
+        hue, saturation, value = self._channels(ops.image.rgb_to_hsv(images, self.data_format))
+        saturation = ops.clip(ops.multiply(saturation, scale), *self.value_range)
+        return ops.image.hsv_to_rgb(self._merge([hue, saturation, value]), self.data_format)
+
+
+class RandomColorDegeneration(_ColorLayer):
+    """Blends each image toward its grayscale version by a random factor during training.
+
+    Args:
+        factor: ``f`` draws the blend weight from ``[-f, f]`` (0: unchanged, 1:
+            gray); a pair gives the range.
+        value_range: the range of pixel values (outputs are clipped to it).
+        data_format, seed: as the other augmentations.
+    """
+
+    def augment(self, images):
+        weight = self._per_image(self._uniform((ops.shape(images)[0],), *self.factor))
+        gray = ops.image.rgb_to_grayscale(images, data_format=self.data_format)
+        weight = ops.cast(weight, images.dtype)
+        blended = ops.add(images, ops.multiply(weight, ops.subtract(gray, images)))
+        return ops.clip(blended, *self.value_range)
+
+
+class RandomInvert(_ColorLayer):
+    """Inverts (``value_range[1] - x``) a random fraction of the images during training.
+
+    Args:
+        factor: the probability to invert: ``f`` in [0, 1] draws it from ``[0, f]``.
+        value_range: the range of pixel values.
+        seed, data_format: as the other augmentations.
+    """
+
+    _BOUNDS = (0, 1)
+    _SORT_VALUE_RANGE = False
+
+    def __init__(self, factor=1.0, value_range=(0, 255), seed=None, data_format=None, **kwargs):
+        super().__init__(factor, value_range, data_format=data_format, seed=seed, **kwargs)
+
+    def augment(self, images):
+        batch = ops.shape(images)[0]
+        probability = self._uniform((batch,), *self.factor)
+        apply = self._per_image(ops.less(self._uniform((batch,)), probability))
+        return ops.where(apply, ops.subtract(self.value_range[1], images), images)
+
+
+class RandomPosterization(_ColorLayer):
+    """Keeps a random number of the high bits of each 8-bit channel during training.
+
+    Args:
+        factor: the bits to keep, in [1, 8]: ``f`` draws from ``[1, f)``, a pair
+            ``(low, high)`` from ``[low, high)`` (or exactly ``low`` when equal).
+        value_range: the range of pixel values (mapped to [0, 255] for the bits).
+        data_format, seed: as the other augmentations.
+    """
+
+    _BOUNDS = (1, 8)
+
+    def augment(self, images):
+        batch = ops.shape(images)[0]
+        low, high = self.factor
+        if low != high:
+            bits = random_ops.randint(
+                (batch,), int(low), int(high), seed=self.seed_generator, dtype="int32"
+            )
+        else:
+            bits = ops.full((batch,), int(low), dtype="int32")
+        step = ops.power(2.0, ops.cast(ops.subtract(8, bits), "float32"))
+        step = self._per_image(ops.cast(step, images.dtype))
+        levels = ops.floor(ops.clip(rescale(images, self.value_range, (0, 255)), 0.0, 255.0))
+        posterized = ops.multiply(ops.floor(ops.divide(levels, step)), step)
+        return rescale(posterized, (0, 255), self.value_range)
+
+
+class RandomColorJitter(RandomImageLayer):
+    """Random brightness, contrast, saturation and hue changes, applied in that order.
+
+    Each factor given (not None) adds the layer of that name with this
+    factor and `value_range`: `RandomBrightness`, `RandomContrast`,
+    `RandomSaturation`, `RandomHue`.
+
+    Args:
+        value_range: the range of pixel values.
+        brightness_factor, contrast_factor, saturation_factor, hue_factor: the
+            factors of the four layers (None leaves that change out).
+        seed, data_format: as the other augmentations.
+    """
+
+    def __init__(
+        self,
+        value_range=(0, 255),
+        brightness_factor=None,
+        contrast_factor=None,
+        saturation_factor=None,
+        hue_factor=None,
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.value_range = list(value_range_pair(value_range, "RandomColorJitter"))
+        self.brightness_factor = brightness_factor
+        self.contrast_factor = contrast_factor
+        self.saturation_factor = saturation_factor
+        self.hue_factor = hue_factor
+        common = {
+            "value_range": self.value_range,
+            "seed": seed,
+            "data_format": self.data_format,
+            "dtype": self.dtype_policy,
+        }
+        steps = (
+            (RandomBrightness, brightness_factor),
+            (RandomContrast, contrast_factor),
+            (RandomSaturation, saturation_factor),
+            (RandomHue, hue_factor),
+        )
+        self._steps = [cls(factor, **common) for cls, factor in steps if factor is not None]
+
+    def augment(self, images):
+        for step in self._steps:
+            images = step(images, training=True)
+        return images
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "value_range": self.value_range,
+            "brightness_factor": self.brightness_factor,
+            "contrast_factor": self.contrast_factor,
+            "saturation_factor": self.saturation_factor,
+            "hue_factor": self.hue_factor,
+        }

@@ -1,0 +1,165 @@
+"""Augmentations that pick a region of the image: `RandomCrop` and `RandomErasing`."""
+
+from mb_layers._ops import ops
+from mb_layers._ops import random as random_ops
+from mb_layers.layers._image_augmentation import (
+    RandomImageLayer,
+    factor_range,
+    value_range_pair,
+)
+from mb_ops.random import make_default_seed
+
+
+class RandomCrop(RandomImageLayer):
+    """Crops a random ``(height, width)`` window during training (one window per batch).
+
+    In inference, and in training when the image is not larger than the
+    target in both dimensions, it crops the largest centered window with the
+    target's aspect ratio and resizes it to ``(height, width)`` (what Keras 3
+    documents; Keras itself returns the image unchanged in inference).
+
+    Args:
+        height, width: the output size.
+        seed: an int for reproducible windows (a random one is drawn and kept in
+            the config when omitted, as Keras does).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+    """
+
+    def __init__(self, height, width, seed=None, data_format=None, name=None, **kwargs):
+        if seed is None:
+            seed = make_default_seed()
+        super().__init__(seed=seed, data_format=data_format, name=name, **kwargs)
+        self.height = height
+        self.width = width
+
+    def _window(self, images, top, left, height, width):
+        h_axis, w_axis, _ = self._spatial_axes()
+        if isinstance(top, int):
+            index = [slice(None)] * 4
+            index[h_axis], index[w_axis] = slice(top, top + height), slice(left, left + width)
+            return images[tuple(index)]
+        start = [ops.zeros_like(top)] * 4
+        start[h_axis], start[w_axis] = top, left
+        size = list(images.shape)
+        size[h_axis], size[w_axis] = height, width
+        return ops.slice(images, ops.cast(ops.stack(start), "int32"), size)
+
+    def _center(self, images, h, w):
+        crop_h = max(min(h, int(float(w * self.height) / self.width)), 1)
+        crop_w = max(min(w, int(float(h * self.width) / self.height)), 1)
+        top, left = int(float(h - crop_h) / 2), int(float(w - crop_w) / 2)
+        window = self._window(images, top, left, crop_h, crop_w)
+        if (crop_h, crop_w) == (self.height, self.width):
+            return window
+        resized = ops.image.resize(window, (self.height, self.width), data_format=self.data_format)
+        return ops.cast(resized, self.compute_dtype)
+
+    def call(self, inputs, training=True):
+        images = ops.cast(inputs, self.compute_dtype)
+        if len(images.shape) == 3:
+            return ops.squeeze(self.call(ops.expand_dims(images, 0), training), axis=0)
+        h_axis, w_axis, _ = self._spatial_axes()
+        h, w = images.shape[h_axis], images.shape[w_axis]
+        if h is None or w is None:
+            raise ValueError(
+                "RandomCrop needs images of known height and width. "
+                f"Received: shape={tuple(images.shape)}."
+            )
+        if training and h > self.height and w > self.width:
+            top = random_ops.uniform((), 0, h - self.height + 1, seed=self.seed_generator)
+            left = random_ops.uniform((), 0, w - self.width + 1, seed=self.seed_generator)
+            top, left = ops.cast(top, "int32"), ops.cast(left, "int32")
+            return self._window(images, top, left, self.height, self.width)
+        return self._center(images, h, w)
+
+    def compute_output_shape(self, input_shape):
+        shape = list(input_shape)
+        shape[-2 if self._channels_first else -3] = self.height
+        shape[-1 if self._channels_first else -2] = self.width
+        return tuple(shape)
+
+    def get_config(self):
+        return {**super().get_config(), "height": self.height, "width": self.width}
+
+
+class RandomErasing(RandomImageLayer):
+    """Fills a random rectangle of some images with a value or noise during training.
+
+    Args:
+        factor: the probability to erase an image: ``f`` in [0, 1] draws it from
+            ``[0, f]``, a pair from the pair's range.
+        scale: the range of the erased area's side as a fraction of the image's
+            side (squared in area): a pair in [0, 1].
+        fill_value: None (Gaussian noise scaled by ``value_range[1]``), a number,
+            or one number per channel.
+        value_range: the range of pixel values; fills are clipped to it.
+        seed, data_format: as the other augmentations.
+    """
+
+    def __init__(
+        self,
+        factor=1.0,
+        scale=(0.02, 0.33),
+        fill_value=None,
+        value_range=(0, 255),
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = factor_range(factor, (0, 1), "factor", "RandomErasing")
+        self.scale = factor_range(scale, (0, 1), "scale", "RandomErasing")
+        if fill_value is not None and not isinstance(fill_value, (int, float)):
+            if not isinstance(fill_value, (tuple, list)) or len(fill_value) != 3:
+                raise ValueError(
+                    "RandomErasing `fill_value` must be None, a number or three numbers (one "
+                    f"per channel). Received: fill_value={fill_value!r}."
+                )
+            fill_value = list(fill_value)
+        self.fill_value = fill_value
+        self.value_range = value_range_pair(value_range, "RandomErasing")
+
+    def _bounds(self, batch, length, ratio):
+        crop = ops.multiply(ratio, float(length))
+        start = ops.multiply(self._uniform((batch,)), ops.subtract(float(length), crop))
+        return self._per_image(start, 3), self._per_image(ops.add(start, crop), 3)
+
+    def _fill(self, images):
+        low, high = self.value_range
+        if self.fill_value is None:
+            noise = random_ops.normal(
+                ops.shape(images), seed=self.seed_generator, dtype=self.compute_dtype
+            )
+            return ops.clip(ops.multiply(noise, high), low, high)
+        value = ops.convert_to_tensor(self.fill_value, dtype=self.compute_dtype)
+        if isinstance(self.fill_value, list):
+            shape = (1, 3, 1, 1) if self._channels_first else (1, 1, 1, 3)
+            value = ops.reshape(value, shape)
+        return ops.clip(ops.add(ops.zeros_like(images), value), low, high)
+
+    def augment(self, images):
+        h_axis, w_axis, c_axis = self._spatial_axes()
+        height, width = images.shape[h_axis], images.shape[w_axis]
+        batch = ops.shape(images)[0]
+        sides = ops.sqrt(self._uniform((batch, 2), *self.scale))
+        x0, x1 = self._bounds(batch, width, sides[:, 0])
+        y0, y1 = self._bounds(batch, height, sides[:, 1])
+        cols = ops.reshape(ops.arange(width, dtype="float32"), (1, 1, width))
+        rows = ops.reshape(ops.arange(height, dtype="float32"), (1, height, 1))
+        inside = ops.logical_and(
+            ops.logical_and(ops.greater_equal(cols, x0), ops.less(cols, x1)),
+            ops.logical_and(ops.greater_equal(rows, y0), ops.less(rows, y1)),
+        )
+        probability = self._uniform((batch,), *self.factor)
+        apply = self._per_image(ops.less(self._uniform((batch,)), probability), 3)
+        erase = ops.expand_dims(ops.logical_and(inside, apply), c_axis)
+        return ops.where(erase, self._fill(images), images)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "factor": self.factor,
+            "scale": self.scale,
+            "fill_value": self.fill_value,
+            "value_range": self.value_range,
+        }

@@ -1,0 +1,147 @@
+"""Random warps: `RandomPerspective` and `RandomElasticTransform`."""
+
+from mb_layers._ops import ops
+from mb_layers.layers._image_augmentation import (
+    FILL_MODES,
+    INTERPOLATIONS,
+    RandomImageLayer,
+    check_choice,
+    factor_range,
+    value_range_pair,
+)
+
+
+class RandomPerspective(RandomImageLayer):
+    """Applies a random perspective warp to a random fraction of the images in training.
+
+    Each corner of the image moves by up to ``scale / 2`` of its own coordinates
+    (the top-left corner stays), and the image is warped to match.
+
+    Args:
+        factor: the probability to warp an image: ``f`` in [0, 1] draws it from ``[0, f]``.
+        scale: the strength of the warp, in [0, 1].
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        fill_value: the value outside the warped image.
+        seed, data_format: as the other augmentations.
+    """
+
+    def __init__(
+        self,
+        factor=1.0,
+        scale=1.0,
+        interpolation="bilinear",
+        fill_value=0.0,
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = factor_range(factor, (0, 1), "factor", "RandomPerspective")
+        if not 0.0 <= scale <= 1.0:
+            raise ValueError(f"RandomPerspective `scale` must be in [0, 1]. Received: {scale!r}.")
+        check_choice("RandomPerspective", "interpolation", interpolation, INTERPOLATIONS)
+        self.scale = scale
+        self.interpolation = interpolation
+        self.fill_value = fill_value
+
+    def augment(self, images):
+        h_axis, w_axis, _ = self._spatial_axes()
+        height, width = images.shape[h_axis], images.shape[w_axis]
+        batch = ops.shape(images)[0]
+        probability = self._uniform((batch,), *self.factor)
+        apply = self._per_image(ops.less(self._uniform((batch,)), probability))
+        shift = self._uniform((batch, 4, 2), -0.5 * self.scale, 0.5 * self.scale)
+        corners = [[0.0, 0.0], [width - 1.0, 0.0], [0.0, height - 1.0], [width - 1.0, height - 1.0]]
+        start = ops.add(ops.zeros_like(shift), ops.convert_to_tensor(corners, dtype="float32"))
+        end = ops.add(start, ops.multiply(start, shift))
+        warped = ops.image.perspective_transform(
+            images,
+            start,
+            end,
+            interpolation=self.interpolation,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
+        return ops.where(apply, warped, images)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "factor": self.factor,
+            "scale": self.scale,
+            "interpolation": self.interpolation,
+            "fill_value": self.fill_value,
+        }
+
+
+class RandomElasticTransform(RandomImageLayer):
+    """Applies a random elastic deformation to a random fraction of the images in training.
+
+    A draw ``d`` of `scale` sets the displacement strength
+    ``alpha = 0.1 * d * max(height, width)`` and smoothness
+    ``sigma = 0.05 * d * min(height, width)`` of ``ops.image.elastic_transform``.
+
+    Args:
+        factor: the probability to deform an image: ``f`` in [0, 1] draws it from ``[0, f]``.
+        scale: ``s`` in [0, 1] draws ``d`` from ``[0, s]``; a pair gives the range.
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        fill_mode: ``"reflect"``, ``"wrap"``, ``"constant"``, ``"nearest"`` or ``"mirror"``.
+        fill_value: the value outside the image with ``fill_mode="constant"``.
+        value_range: the range of pixel values (outputs are clipped to it).
+        seed, data_format: as the other augmentations.
+    """
+
+    def __init__(
+        self,
+        factor=1.0,
+        scale=1.0,
+        interpolation="bilinear",
+        fill_mode="reflect",
+        fill_value=0.0,
+        value_range=(0, 255),
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        name = "RandomElasticTransform"
+        self.factor = factor_range(factor, (0, 1), "factor", name)
+        self.scale = factor_range(scale, (0, 1), "scale", name)
+        check_choice(name, "interpolation", interpolation, INTERPOLATIONS)
+        check_choice(name, "fill_mode", fill_mode, (*FILL_MODES, "mirror"))
+        self.interpolation = interpolation
+        self.fill_mode = fill_mode
+        self.fill_value = fill_value
+        self.value_range = list(value_range_pair(value_range, name))
+
+    def augment(self, images):
+        if self.scale[1] == 0 or self.factor[1] == 0:
+            return images
+        h_axis, w_axis, _ = self._spatial_axes()
+        height, width = images.shape[h_axis], images.shape[w_axis]
+        batch = ops.shape(images)[0]
+        probability = self._uniform((batch,), *self.factor)
+        apply = self._per_image(ops.less(self._uniform((batch,)), probability))
+        distortion = self._uniform((), *self.scale, dtype=self.compute_dtype)
+        warped = ops.image.elastic_transform(
+            images,
+            alpha=ops.multiply(distortion, 0.1 * max(height, width)),
+            sigma=ops.multiply(distortion, 0.05 * min(height, width)),
+            interpolation=self.interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            seed=self.seed_generator,
+            data_format=self.data_format,
+        )
+        return ops.clip(ops.where(apply, warped, images), *self.value_range)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "factor": self.factor,
+            "scale": self.scale,
+            "interpolation": self.interpolation,
+            "fill_mode": self.fill_mode,
+            "fill_value": self.fill_value,
+            "value_range": self.value_range,
+        }
