@@ -100,12 +100,21 @@ def serialize(loss):
 
 
 def close_matches(name, names):
-    """Up to three known names close to `name` (case-insensitive), best first."""
+    """Up to three known names close to `name`, best first.
+
+    Case is ignored to find them ("meansquarederror" finds "MeanSquaredError");
+    names equal but for case ("huber", "Huber") are ordered by their closeness
+    to `name` as typed.
+    """
     by_lower = {}
     for known in names:
-        by_lower.setdefault(known.lower(), known)
+        by_lower.setdefault(known.lower(), []).append(known)
     found = difflib.get_close_matches(name.lower(), list(by_lower), n=3, cutoff=0.6)
-    return [by_lower[m] for m in found]
+    ranked = []
+    for lower in found:
+        spellings = by_lower[lower]
+        ranked += sorted(spellings, key=lambda k: -difflib.SequenceMatcher(None, name, k).ratio())
+    return ranked[:3]
 
 
 def unknown_name_error(name, what="loss"):
