@@ -3,9 +3,11 @@
 Importable in the tests as ``mb_saving_helpers`` (conftest registers it).
 """
 
+import json
 import os
 import subprocess
 import sys
+import zipfile
 
 import pytest
 
@@ -42,3 +44,23 @@ def run_python(args, timeout=900, **env):
 def run_keras(mode, folder):
     """Runs the Keras side (`keras_side.py`) on Keras's jax backend."""
     return run_python([KERAS_SIDE, mode, str(folder)], KERAS_BACKEND="jax", MB_BACKEND=None)
+
+
+def rewrite_archive(source, target, config=None, members=None, drop=()):
+    """Copies a ``.keras`` zip, replacing its config (a dict) or any member's bytes."""
+    with zipfile.ZipFile(source) as archive:
+        contents = {info.filename: archive.read(info) for info in archive.infolist()}
+    if config is not None:
+        contents["config.json"] = json.dumps(config).encode()
+    contents.update(members or {})
+    with zipfile.ZipFile(target, "w") as archive:
+        for name, data in contents.items():
+            if name not in drop:
+                archive.writestr(name, data)
+    return target
+
+
+def read_config(path):
+    """The parsed ``config.json`` of a ``.keras`` file."""
+    with zipfile.ZipFile(path) as archive:
+        return json.loads(archive.read("config.json"))

@@ -10,8 +10,11 @@ entry, so the error says exactly which part of the file is the problem.
 """
 
 import importlib
+import types
 
-from mb_graph import INPUT_TENSOR_CLASS_NAME
+import mb_layers
+from mb_graph import INPUT_TENSOR_CLASS_NAME, Operation
+from mb_layers import constraints, initializers, regularizers
 from mb_ops import dtypes
 from mb_saving import _builtins, _object_registry
 from mb_saving._errors import UnsafeConfigError, json_path
@@ -212,7 +215,32 @@ def _check_array(entry, where):
         )
 
 
+_OWN_PACKAGES = frozenset(
+    {"mb", "mb_graph", "mb_ops", "mb_layers", "mb_data", "mb_train", "mb_saving", "mb_export"}
+)
+
+
+def _modeling_bases():
+    bases = [mb_layers.Layer, Operation, initializers.Initializer, regularizers.Regularizer]
+    bases.append(constraints.Constraint)
+    for family in (_builtins.OPTIMIZERS, _builtins.LOSSES, _builtins.METRICS, _builtins.SCHEDULES):
+        bases.extend(v for v in family.table().values() if isinstance(v, type))
+    return tuple(bases)
+
+
 def _import(module, name, where):
+    """safe_mode=False only: a user class or function found by importing its module.
+
+    mb's and Keras's own modules are never imported this way: their modeling
+    objects are in the allow-list already, and the rest (``load_model``,
+    ``get_file``, ...) are not modeling APIs.
+    """
+    package = module.split(".", 1)[0]
+    if package in _OWN_PACKAGES or package.startswith(("mb_backend_", "keras")):
+        raise UnsafeConfigError(
+            f"{where}: '{module}.{name}' is not one of mb's modeling objects; mb's and Keras's "
+            "other APIs are refused even with safe_mode=False."
+        )
     try:
         imported = importlib.import_module(module)
     except ImportError as error:
@@ -220,6 +248,11 @@ def _import(module, name, where):
             f"{where}: cannot import module '{module}' for '{name}': {error}."
         ) from error
     found = getattr(imported, name, None)
-    if found is None or not callable(found):
-        raise UnsafeConfigError(f"{where}: module '{module}' has no class or function '{name}'.")
-    return found
+    if isinstance(found, type) and issubclass(found, _modeling_bases()):
+        return found
+    if isinstance(found, types.FunctionType):
+        return found
+    raise UnsafeConfigError(
+        f"{where}: '{module}.{name}' is neither a modeling class (a Layer, Loss, Metric, "
+        "Optimizer, ...) nor a Python function; refused."
+    )
