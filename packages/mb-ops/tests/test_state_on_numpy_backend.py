@@ -95,3 +95,19 @@ def test_random_normal_is_seeded():
     np.testing.assert_array_equal(a, b)
     assert abs(a.mean()) < 0.15 and abs(a.std() - 1) < 0.15
     assert mb_ops.dtypes.standardize_dtype(a.dtype) == "float32"
+
+
+def test_set_random_seed_makes_unseeded_draws_repeat():
+    import random
+
+    from mb_ops import ops
+    from mb_ops.random import normal, set_random_seed
+
+    set_random_seed(123)
+    first = (ops.convert_to_numpy(normal((3,))), np.random.rand(), random.random())
+    set_random_seed(123)
+    again = (ops.convert_to_numpy(normal((3,))), np.random.rand(), random.random())
+    np.testing.assert_array_equal(first[0], again[0])
+    assert first[1:] == again[1:]
+    with pytest.raises(TypeError, match="int seed"):
+        set_random_seed(1.5)

@@ -80,3 +80,19 @@ def test_cli_without_a_command_prints_usage():
 def test_umbrella_exposes_config_and_version():
     assert mb.version() == mb.__version__ == "0.1.0"
     assert mb.config.floatx() == "float32"
+
+
+def test_quickstart_trains_evaluates_and_saves_on_the_default_backend(tmp_path):
+    out = tmp_path / "digits.keras"
+    result = _mb("quickstart", "--epochs", "8", "--quiet", "--out", str(out), MB_HOME=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    fields = dict(part.split("=", 1) for part in result.stdout.split())
+    assert fields["backend"] == "jax"
+    # An MLP on the digits reaches well above chance (0.1) in a few epochs.
+    assert float(fields["test_accuracy"]) > 0.85
+    assert fields["train_time"].endswith("s")
+    import zipfile
+
+    assert {"config.json", "metadata.json", "model.weights.h5"} <= set(
+        zipfile.ZipFile(out).namelist()
+    )

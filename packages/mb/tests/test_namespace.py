@@ -27,14 +27,56 @@ COMPLETE = (
     "initializers",
     "regularizers",
     "constraints",
+    "losses",
+    "metrics",
+    "optimizers.schedules",
+    "callbacks",
+    "mixed_precision",
 )
+# Namespaces mb covers in part: the Keras names each still lacks, written down so that
+# a name that disappears fails here and one that lands must be struck off the list.
+PARTIAL = {
+    "optimizers": ["MultiOptimizer", "OptimizerMap", "legacy"],
+    "models": ["clone_model"],
+    "saving": ["KerasFileEditor"],
+    "utils": [
+        "Config",
+        "FeatureSpace",
+        "Progbar",
+        "array_to_img",
+        "audio_dataset_from_directory",
+        "bounding_boxes",
+        "disable_interactive_logging",
+        "enable_interactive_logging",
+        "get_file",
+        "get_source_inputs",
+        "image_dataset_from_directory",
+        "img_to_array",
+        "is_interactive_logging_enabled",
+        "legacy",
+        "load_img",
+        "model_to_dot",
+        "plot_model",
+        "save_img",
+        "text_dataset_from_directory",
+        "timeseries_dataset_from_array",
+    ],
+}
 TOP_LEVEL = (
     "Function",
     "Input",
     "InputSpec",
     "KerasTensor",
     "Layer",
+    "Loss",
+    "Metric",
+    "Model",
     "Operation",
+    "Optimizer",
+    "Initializer",
+    "Regularizer",
+    "DTypePolicy",
+    "FloatDTypePolicy",
     "Sequential",
     "StatelessScope",
     "SymbolicScope",
@@ -50,7 +92,7 @@ def keras_names() -> dict[str, list[str]]:
     code = (
         "import importlib, json, keras\n"
         f"names = {{n: sorted(x for x in dir(importlib.import_module('keras.' + n)) "
-        f"if not x.startswith('_')) for n in {COMPLETE!r}}}\n"
+        f"if not x.startswith('_')) for n in {(*COMPLETE, *PARTIAL)!r}}}\n"
         "names['.'] = sorted(x for x in dir(keras) if not x.startswith('_'))\n"
         "print(json.dumps(names))"
     )
@@ -67,6 +109,33 @@ def test_namespace_has_every_keras_name(namespace, keras_names):
     module = importlib.import_module(f"mb.{namespace}")
     missing = sorted(set(keras_names[namespace]) - set(dir(module)))
     assert missing == [], f"mb.{namespace} lacks {missing}"
+
+
+@pytest.mark.parametrize("namespace", sorted(PARTIAL))
+def test_partial_namespace_lacks_only_the_listed_names(namespace, keras_names):
+    module = importlib.import_module(f"mb.{namespace}")
+    missing = sorted(set(keras_names[namespace]) - set(dir(module)))
+    assert missing == PARTIAL[namespace]
+
+
+def test_a_keras_program_trains_and_saves_through_the_umbrella(tmp_path):
+    import numpy as np
+
+    import mb as keras
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 4)).astype("float32")
+    y = (x @ np.array([1.0, -2.0, 0.5, 3.0], dtype="float32"))[:, None]
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    history = model.fit(x, y, batch_size=16, epochs=5, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0] / 4
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    restored = keras.models.load_model(path)
+    np.testing.assert_allclose(
+        restored.predict(x, verbose=0), model.predict(x, verbose=0), atol=1e-6
+    )
 
 
 def test_top_level_names_exist(keras_names):

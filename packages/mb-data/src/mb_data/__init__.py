@@ -7,6 +7,9 @@ from mb_data._adapters.grain_dataset import GrainDatasetAdapter as GrainDatasetA
 from mb_data._adapters.py_dataset import PyDatasetAdapter as PyDatasetAdapter
 from mb_data._adapters.tf_dataset import TFDatasetAdapter as TFDatasetAdapter
 from mb_data._adapters.torch_loader import TorchDataLoaderAdapter as TorchDataLoaderAdapter
+from mb_data._array_utils import pad_sequences as pad_sequences
+from mb_data._array_utils import split_dataset as split_dataset
+from mb_data._array_utils import to_categorical as to_categorical
 from mb_data._epoch_iterator import EpochIterator as EpochIterator
 from mb_data._epoch_iterator import OutOfDataWarning as OutOfDataWarning
 from mb_data._packing import class_weight_to_sample_weights as class_weight_to_sample_weights
@@ -30,6 +33,9 @@ __all__ = [
     "class_weight_to_sample_weights",
     "get_data_adapter",
     "pack_x_y_sample_weight",
+    "pad_sequences",
+    "split_dataset",
+    "to_categorical",
     "train_validation_split",
     "unpack_x_y_sample_weight",
 ]

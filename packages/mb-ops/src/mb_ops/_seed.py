@@ -10,6 +10,8 @@ from __future__ import annotations
 import random as _pyrandom
 from typing import Any
 
+import numpy as np
+
 from mb_ops import _backends
 from mb_ops._scopes import name_scope
 from mb_ops._state import auto_name, register_reset_hook
@@ -113,6 +115,21 @@ def global_seed_generator() -> SeedGenerator:
 def set_global_seed(seed: int | None) -> None:
     """Restart the global generator from ``seed`` (used by ``set_random_seed``)."""
     _Global.generator = None if seed is None else SeedGenerator(seed, name="global_seed_generator")
+
+
+def set_random_seed(seed: int) -> None:
+    """Seed every source of randomness mb uses (``keras.utils.set_random_seed``).
+
+    Python's `random`, NumPy's global generator (data shuffling) and mb's global
+    `SeedGenerator` (initializers, dropout and other random ops given no seed).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(
+            f"set_random_seed expects an int seed. Received {seed!r} of type {type(seed).__name__}."
+        )
+    _pyrandom.seed(seed)
+    np.random.seed(seed % 2**32)
+    set_global_seed(seed)
 
 
 def _reset_global() -> None:

@@ -16,6 +16,7 @@ from mb_ops._seed import global_seed_generator as global_seed_generator
 from mb_ops._seed import make_default_seed as make_default_seed
 from mb_ops._seed import seed_dtype as seed_dtype
 from mb_ops._seed import set_global_seed as set_global_seed
+from mb_ops._seed import set_random_seed as set_random_seed
 
 __all__ = [
     "SeedGenerator",
@@ -31,6 +32,7 @@ __all__ = [
     "randint",
     "seed_dtype",
     "set_global_seed",
+    "set_random_seed",
     "shuffle",
     "truncated_normal",
     "uniform",

@@ -24,14 +24,22 @@ _SUBMODULES = frozenset(
     {
         "activations",
         "backend",
+        "callbacks",
         "constraints",
         "dtype_policies",
         "initializers",
         "layers",
+        "losses",
+        "metrics",
+        "mixed_precision",
+        "models",
         "ops",
+        "optimizers",
         "random",
         "regularizers",
+        "saving",
         "tree",
+        "utils",
     }
 )
 
@@ -40,10 +48,18 @@ _ATTRIBUTES = {
     "Function": "mb_graph",
     "KerasTensor": "mb_graph",
     "Operation": "mb_graph",
+    "DTypePolicy": "mb_layers.dtype_policies",
+    "FloatDTypePolicy": "mb_layers.dtype_policies",
+    "Initializer": "mb_layers.initializers",
     "Input": "mb_layers",
     "InputSpec": "mb_layers",
     "Layer": "mb_layers",
-    "Sequential": "mb_layers",
+    "Loss": "mb_train.losses",
+    "Metric": "mb_train.metrics",
+    "Model": "mb_train.models",
+    "Optimizer": "mb_train.optimizers",
+    "Regularizer": "mb_layers.regularizers",
+    "Sequential": "mb_train.models",
     "StatelessScope": "mb_ops",
     "SymbolicScope": "mb_ops",
     "Variable": "mb_ops",
@@ -56,7 +72,14 @@ def version() -> str:
     return __version__
 
 
+# Names that hand out models: Model.save / load_weights reach mb_saving through a
+# hook it fills when imported, so the umbrella imports it before handing them out.
+_NEEDS_SAVING = frozenset({"Model", "Sequential", "callbacks", "models", "saving", "utils"})
+
+
 def __getattr__(name: str) -> Any:
+    if name in _NEEDS_SAVING:
+        importlib.import_module("mb_saving")
     if name in _SUBMODULES:
         module = importlib.import_module(f"mb.{name}")
         globals()[name] = module

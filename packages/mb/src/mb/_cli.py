@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from mb import _info
+from mb import _info, _quickstart
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     info = sub.add_parser("info", help="versions of mb and the engines, the backend, its devices")
     info.add_argument("--json", action="store_true", help="print the report as JSON")
     info.set_defaults(func=_cmd_info)
+    _quickstart.add_parser(sub)
     return parser
 
 

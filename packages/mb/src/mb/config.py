@@ -1,5 +1,7 @@
 """``mb.config``: the settings Keras 3 keeps in ``keras.config``."""
 
+import importlib
+
 from mb_ops.config import backend as backend
 from mb_ops.config import epsilon as epsilon
 from mb_ops.config import floatx as floatx
@@ -19,3 +21,21 @@ __all__ = [
     "set_floatx",
     "set_image_data_format",
 ]
+
+# Settings that live above mb_ops load with their package on first use, so that
+# `import mb` stays cheap.
+_LAZY = {
+    "dtype_policy": "mb_layers.dtype_policies",
+    "set_dtype_policy": "mb_layers.dtype_policies",
+    "enable_unsafe_deserialization": "mb_saving",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'mb.config' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_LAZY})

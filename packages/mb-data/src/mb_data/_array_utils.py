@@ -1,0 +1,147 @@
+"""Host-side helpers of ``keras.utils`` that prepare arrays: one-hot labels, padded
+sequences and train/test splits. They run on NumPy, so they need no engine (Keras's
+``split_dataset`` needs TensorFlow even for torch data; this one does not)."""
+
+import numpy as np
+
+from mb_graph import tree
+
+
+def to_categorical(x, num_classes=None):
+    """Integer class labels as one-hot rows (``keras.utils.to_categorical``).
+
+    Args:
+        x: array-like of non-negative integer labels, any shape.
+        num_classes: number of classes; ``max(x) + 1`` when None.
+
+    Returns:
+        A float32 NumPy array of shape ``x.shape + (num_classes,)`` (a trailing
+        axis of size 1 in `x` is replaced, as in Keras).
+
+    Example:
+        >>> to_categorical([0, 2, 1], 3)
+        array([[1., 0., 0.],
+               [0., 0., 1.],
+               [0., 1., 0.]], dtype=float32)
+    """
+    labels = np.asarray(x)
+    if labels.size and not np.issubdtype(labels.dtype, np.integer):
+        rounded = labels.astype("int64")
+        if not np.array_equal(rounded, labels):
+            raise ValueError(
+                f"to_categorical expects integer class labels. Received values of dtype "
+                f"{labels.dtype} that are not whole numbers, e.g. {labels.ravel()[:3]}."
+            )
+        labels = rounded
+    shape = labels.shape
+    if shape and shape[-1] == 1 and len(shape) > 1:
+        shape = shape[:-1]
+    labels = labels.reshape(-1)
+    if labels.size and labels.min() < 0:
+        raise ValueError(f"to_categorical expects labels >= 0. Received {labels.min()}.")
+    if num_classes is None:
+        num_classes = int(labels.max()) + 1 if labels.size else 0
+    elif labels.size and labels.max() >= num_classes:
+        raise ValueError(
+            f"to_categorical received label {labels.max()} but num_classes={num_classes}; "
+            "labels must lie in [0, num_classes). Pass a larger num_classes."
+        )
+    out = np.zeros((labels.size, num_classes), dtype="float32")
+    out[np.arange(labels.size), labels] = 1.0
+    return out.reshape((*shape, num_classes))
+
+
+def pad_sequences(
+    sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre", value=0.0
+):
+    """Lists of sequences padded (or cut) to one length (``keras.utils.pad_sequences``).
+
+    Example:
+        >>> pad_sequences([[1, 2, 3], [4]], maxlen=2)
+        array([[2, 3],
+               [0, 4]], dtype=int32)
+    """
+    for name, option in (("padding", padding), ("truncating", truncating)):
+        if option not in ("pre", "post"):
+            raise ValueError(f"pad_sequences: `{name}` must be 'pre' or 'post'. Got {option!r}.")
+    sequences = [np.asarray(s) for s in sequences]
+    lengths = [len(s) for s in sequences]
+    if maxlen is None:
+        maxlen = max(lengths, default=0)
+    sample_shape = next((s.shape[1:] for s in sequences if len(s)), ())
+    is_text = np.issubdtype(np.dtype(dtype), np.str_) or np.dtype(dtype) == object
+    if isinstance(value, str) and not is_text:
+        raise ValueError(
+            f"pad_sequences: `dtype` {dtype!r} cannot hold the string padding value {value!r}. "
+            "Pass dtype=object or a string dtype."
+        )
+    out = np.full((len(sequences), maxlen, *sample_shape), value, dtype=dtype)
+    for i, seq in enumerate(sequences):
+        if not len(seq) or maxlen == 0:
+            continue
+        cut = seq[-maxlen:] if truncating == "pre" else seq[:maxlen]
+        if cut.shape[1:] != sample_shape:
+            raise ValueError(
+                f"pad_sequences: sequence {i} has items of shape {cut.shape[1:]}, but earlier "
+                f"sequences have items of shape {sample_shape}. All items must agree."
+            )
+        if padding == "post":
+            out[i, : len(cut)] = cut
+        else:
+            out[i, -len(cut) :] = cut
+    return out
+
+
+def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None):
+    """Splits arrays (or a tuple/dict of arrays) into two parts along the first axis.
+
+    `left_size`/`right_size` are fractions in (0, 1) or sample counts; give one or
+    both (``keras.utils.split_dataset`` for in-memory data, without TensorFlow).
+
+    Example:
+        >>> left, right = split_dataset(np.arange(10), left_size=0.8)
+        >>> len(left), len(right)
+        (8, 2)
+    """
+    leaves = [np.asarray(x) for x in tree.flatten(dataset)]
+    if not leaves:
+        raise ValueError("split_dataset received an empty structure; pass arrays.")
+    total = len(leaves[0])
+    if any(len(x) != total for x in leaves):
+        raise ValueError(
+            "split_dataset: every array must have the same number of samples. Received "
+            f"lengths {[len(x) for x in leaves]}."
+        )
+    left = _count(left_size, total, "left_size")
+    right = _count(right_size, total, "right_size")
+    if left is None and right is None:
+        raise ValueError("split_dataset needs `left_size` or `right_size` (or both).")
+    left = total - right if left is None else left
+    right = total - left if right is None else right
+    if left + right > total:
+        raise ValueError(
+            f"split_dataset: left_size ({left}) + right_size ({right}) exceed the "
+            f"{total} samples of the dataset."
+        )
+    order = np.arange(total)
+    if shuffle:
+        order = np.random.default_rng(seed).permutation(total)
+    parts = []
+    for index in (order[:left], order[left : left + right]):
+        parts.append(tree.pack_sequence_as(dataset, [x[index] for x in leaves]))
+    return tuple(parts)
+
+
+def _count(size, total, name):
+    if size is None:
+        return None
+    if isinstance(size, float):
+        if not 0.0 < size < 1.0:
+            raise ValueError(f"split_dataset: a float `{name}` must lie in (0, 1). Got {size}.")
+        return round(size * total)
+    if isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= total:
+        return size
+    raise ValueError(
+        f"split_dataset: `{name}` must be a fraction in (0, 1) or a sample count in "
+        f"[0, {total}]. Got {size!r}."
+    )

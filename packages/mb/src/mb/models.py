@@ -1,0 +1,9 @@
+"""``mb.models``: Keras 3's ``keras.models``."""
+
+from mb_saving import load_model as load_model
+from mb_saving import model_from_json as model_from_json
+from mb_saving import save_model as save_model
+from mb_train.models import Model as Model
+from mb_train.models import Sequential as Sequential
+
+__all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]

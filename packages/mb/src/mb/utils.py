@@ -1,0 +1,46 @@
+"""``mb.utils``: the parts of Keras 3's ``keras.utils`` that mb provides."""
+
+from mb_data import PyDataset as PyDataset
+from mb_data import pack_x_y_sample_weight as pack_x_y_sample_weight
+from mb_data import pad_sequences as pad_sequences
+from mb_data import split_dataset as split_dataset
+from mb_data import to_categorical as to_categorical
+from mb_data import unpack_x_y_sample_weight as unpack_x_y_sample_weight
+from mb_graph import is_keras_tensor as is_keras_tensor
+from mb_ops import clear_session as clear_session
+from mb_ops.dtypes import standardize_dtype as standardize_dtype
+from mb_ops.ops import normalize as normalize
+from mb_ops.random import set_random_seed as set_random_seed
+from mb_saving import CustomObjectScope as CustomObjectScope
+from mb_saving import custom_object_scope as custom_object_scope
+from mb_saving import deserialize_keras_object as deserialize_keras_object
+from mb_saving import get_custom_objects as get_custom_objects
+from mb_saving import get_registered_name as get_registered_name
+from mb_saving import get_registered_object as get_registered_object
+from mb_saving import register_keras_serializable as register_keras_serializable
+from mb_saving import serialize_keras_object as serialize_keras_object
+
+Sequence = PyDataset
+
+__all__ = [
+    "CustomObjectScope",
+    "PyDataset",
+    "Sequence",
+    "clear_session",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "get_custom_objects",
+    "get_registered_name",
+    "get_registered_object",
+    "is_keras_tensor",
+    "normalize",
+    "pack_x_y_sample_weight",
+    "pad_sequences",
+    "register_keras_serializable",
+    "serialize_keras_object",
+    "set_random_seed",
+    "split_dataset",
+    "standardize_dtype",
+    "to_categorical",
+    "unpack_x_y_sample_weight",
+]
