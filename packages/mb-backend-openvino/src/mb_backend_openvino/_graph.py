@@ -149,6 +149,18 @@ def concat(nodes, axis):
     return ov_opset.concat(list(nodes), axis).output(0)
 
 
+def abs_node(node):
+    """``|node|`` as ``max(node, -node)``.
+
+    OpenVINO 2026.4's constant folding drops ``Abs`` applied to a folded
+    expression (``Abs(Subtract(c1, c2))`` folds to the difference), which would
+    give wrong values in parameterless models and traced graphs.
+    """
+    if node.get_element_type() == ov.Type.boolean:
+        return node
+    return ov_opset.maximum(node, ov_opset.negative(node)).output(0)
+
+
 def select(cond, a, b):
     return ov_opset.select(cond, a, b).output(0)
 

@@ -14,6 +14,7 @@ import numpy as np
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import (
+    abs_node,
     canonical_axes,
     const,
     const_like,
@@ -80,7 +81,7 @@ def _lu(a, n):
     for k in range(n):
         col = _col(a, k)
         below = _mask(rows >= k)
-        magnitude = opset.select(below, opset.abs(col), const_like(-1, a))
+        magnitude = opset.select(below, abs_node(col), const_like(-1, a))
         p = opset.topk(magnitude, opset.constant(np.int64(1)), -1, "max", "none", "i32").output(1)
         pivots.append(p)
         # Swap rows k and p.
@@ -139,7 +140,7 @@ def slogdet_parts(x):
         lu, _, sign = _lu(cv(m, work), n)
         diag = _diag(lu, n)
         sign = opset.multiply(sign, opset.reduce_prod(opset.sign(diag), i64([-1]), False))
-        logabs = opset.reduce_sum(opset.log(opset.abs(diag)), i64([-1]), False)
+        logabs = opset.reduce_sum(opset.log(abs_node(diag)), i64([-1]), False)
         return [cv(sign.output(0), dtype), cv(logabs.output(0), dtype)]
 
     return run(("slogdet", n, dtype), build, a)
@@ -398,7 +399,7 @@ def _jacobi_eigh(a, n):
                 root = opset.sqrt(opset.add(opset.multiply(theta, theta), one))
                 t = opset.divide(
                     opset.select(opset.less(theta, zero), const_like(-1, a), one),
-                    opset.add(opset.abs(theta), root),
+                    opset.add(abs_node(theta), root),
                 )
                 t = opset.select(tiny, zero, t)
                 c = opset.divide(one, opset.sqrt(opset.add(opset.multiply(t, t), one)))
@@ -599,7 +600,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     def build(a):
         a = cv(a, work)
         ax = i64(list(axes))
-        absolute = opset.abs(a)
+        absolute = abs_node(a)
         if kind == "vector":
             out = _vector_norm(a, absolute, ax, ord, keepdims)
         else:

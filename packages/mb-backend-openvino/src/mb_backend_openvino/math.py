@@ -25,8 +25,12 @@ from mb_backend_openvino._graph import (
 from mb_backend_openvino.linalg import slogdet_parts
 from mb_backend_openvino.numpy import _reductions
 
-# Every math backend function runs on OpenVINO.
-UNSUPPORTED = {}
+_COMPLEX = "OpenVINO has no complex element type; pass (real, imag) pairs to the FFT ops"
+
+UNSUPPORTED = {
+    "view_as_complex": _COMPLEX,
+    "view_as_real": _COMPLEX,
+}
 
 _REDUCTION = {"sum": "sum", "prod": "prod", "max": "max", "min": "min"}
 

@@ -27,7 +27,8 @@ _GOLDEN = 0x9E3779B9 - (1 << 32)
 
 
 def _i32(v):
-    return opset.constant(np.int32(v)).output(0)
+    """An int32 constant of ``v`` wrapped to 32 bits."""
+    return opset.constant(np.int32(((int(v) + (1 << 31)) % (1 << 32)) - (1 << 31))).output(0)
 
 
 def _shr(x, k):

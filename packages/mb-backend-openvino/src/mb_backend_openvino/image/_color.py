@@ -2,7 +2,7 @@
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
-from mb_backend_openvino._graph import canonical_axis, const_like, cv, i64, opset, run
+from mb_backend_openvino._graph import abs_node, canonical_axis, const_like, cv, i64, opset, run
 from mb_backend_openvino.image._common import channels_axis, check_rank
 
 
@@ -52,7 +52,7 @@ def rgb_to_hsv(images, data_format=None):
     def build(a):
         a = cv(a, work)
         zero, one = const_like(0, a), const_like(1, a)
-        a = opset.select(opset.less(opset.abs(a), const_like(eps, a)), zero, a)
+        a = opset.select(opset.less(abs_node(a), const_like(eps, a)), zero, a)
         r, g, b = (opset.gather(a, i64(i), i64(axis)).output(0) for i in range(3))
         value = opset.maximum(opset.maximum(r, g), b)
         spread = opset.subtract(value, opset.minimum(opset.minimum(r, g), b))
@@ -94,13 +94,13 @@ def hsv_to_rgb(images, data_format=None):
             return opset.minimum(opset.maximum(v, const_like(0, a)), const_like(1, a))
 
         dr = clip01(
-            opset.subtract(opset.abs(opset.subtract(sector, const_like(3, a))), const_like(1, a))
+            opset.subtract(abs_node(opset.subtract(sector, const_like(3, a))), const_like(1, a))
         )
         dg = clip01(
-            opset.subtract(const_like(2, a), opset.abs(opset.subtract(sector, const_like(2, a))))
+            opset.subtract(const_like(2, a), abs_node(opset.subtract(sector, const_like(2, a))))
         )
         db = clip01(
-            opset.subtract(const_like(2, a), opset.abs(opset.subtract(sector, const_like(4, a))))
+            opset.subtract(const_like(2, a), abs_node(opset.subtract(sector, const_like(4, a))))
         )
         grey = opset.subtract(const_like(1, a), saturation)
         planes = [

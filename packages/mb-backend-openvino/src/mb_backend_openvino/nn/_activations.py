@@ -2,8 +2,18 @@
 
 import math
 
+import numpy as np
+
 from mb_backend_openvino._convert import to_tensor
-from mb_backend_openvino._graph import canonical_axes, canonical_axis, const_like, i64, opset, run
+from mb_backend_openvino._graph import (
+    abs_node,
+    canonical_axes,
+    canonical_axis,
+    const_like,
+    i64,
+    opset,
+    run,
+)
 from mb_backend_openvino.numpy._common import expm1_node, log1p_node
 
 
@@ -47,7 +57,7 @@ def tanh_shrink(x):
 
 def _softplus_node(a):
     # log(1 + exp(x)) = max(x, 0) + log1p(exp(-|x|)), finite for every x.
-    tail = log1p_node(opset.exp(opset.negative(opset.abs(a))).output(0))
+    tail = log1p_node(opset.exp(opset.negative(abs_node(a))).output(0))
     return opset.add(opset.relu(a), tail)
 
 
@@ -56,7 +66,7 @@ def softplus(x):
 
 
 def softsign(x):
-    return _act("softsign", lambda a: opset.divide(a, opset.add(_c(1, a), opset.abs(a))), x)
+    return _act("softsign", lambda a: opset.divide(a, opset.add(_c(1, a), abs_node(a))), x)
 
 
 def soft_shrink(x, threshold=0.5):
@@ -189,7 +199,7 @@ def hard_shrink(x, threshold=0.5):
     t = float(threshold)
 
     def fn(a):
-        return opset.select(opset.greater(opset.abs(a), _c(t, a)), a, _c(0, a))
+        return opset.select(opset.greater(abs_node(a), _c(t, a)), a, _c(0, a))
 
     return _act(("hard_shrink", t), fn, x)
 
@@ -252,7 +262,7 @@ def sparsemax(x, axis=-1):
         )
         support = opset.greater(opset.add(_c(1, z), opset.multiply(ranks, ordered)), cumulative)
         k = opset.reduce_sum(opset.convert(support, z.get_element_type()), i64([-1]), True)
-        k_index = opset.subtract(opset.convert(k, "i32"), opset.constant(1))
+        k_index = opset.subtract(opset.convert(k, "i32"), opset.constant(np.int32(1)))
         tau = opset.divide(
             opset.subtract(opset.gather_elements(cumulative, k_index, -1), _c(1, z)), k
         )

@@ -4,4 +4,6 @@
 ``NotImplementedError`` for that option only; the functions work otherwise.
 """
 
-UNSUPPORTED = {}
+UNSUPPORTED = {
+    "polar": "it returns complex numbers and OpenVINO has no complex element type",
+}

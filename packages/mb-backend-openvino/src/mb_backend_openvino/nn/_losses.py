@@ -146,7 +146,19 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
 
     def build(t, o, tl, ol):
         o = cv(o, "float32")
-        loss = opset.ctc_loss(o, ol, t, tl, opset.constant(np.int32(blank)), False, False, False)
+        # OpenVINO wants labels padded to the time axis of the logits: (N, T).
+        steps = opset.gather(opset.shape_of(o, "i64"), i64([1]), i64(0))
+        have = opset.gather(opset.shape_of(t, "i64"), i64([1]), i64(0))
+        missing = opset.maximum(opset.subtract(steps, have), i64([0]))
+        t = opset.pad(
+            t,
+            i64([0, 0]),
+            opset.concat([i64([0]), missing], 0),
+            "constant",
+            opset.constant(np.int32(blank)),
+        )
+        t = opset.slice(t, i64([0]), steps, i64([1]), i64([1]))
+        loss = opset.ctc_loss(o, ol, t, tl, opset.constant(np.int32(blank)), False, True, False)
         return cv(loss.output(0), dtype)
 
     return run(("ctc_loss", blank, dtype), build, target, output, target_length, output_length)

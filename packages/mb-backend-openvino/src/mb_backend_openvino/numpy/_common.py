@@ -6,7 +6,7 @@ import openvino as ov
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
-from mb_backend_openvino._graph import const_like, cv, opset, promote, run
+from mb_backend_openvino._graph import abs_node, const_like, cv, opset, promote, run
 
 
 def binary(name, fn, x1, x2, extra=(), out=None):
@@ -73,7 +73,7 @@ def expm1_node(x):
     safe = opset.select(opset.equal(log_u, const_like(0, x)), one, log_u)
     fixed = opset.divide(opset.multiply(um1, x), safe)
     small = opset.equal(u, one)
-    big = opset.greater(opset.abs(x), const_like(0.5, x))
+    big = opset.greater(abs_node(x), const_like(0.5, x))
     out = opset.select(big, um1, fixed)
     return opset.select(small, x, out).output(0)
 
@@ -122,3 +122,16 @@ def ov_type(dtype):
 
 
 BOOL = ov.Type.boolean
+
+
+def floor_divide_node(a, b):
+    """``floor(a / b)``; for integers from OpenVINO's truncating division, corrected."""
+    if is_float(a):
+        return opset.floor(opset.divide(a, b)).output(0)
+    quotient = opset.divide(a, b)
+    remainder = opset.mod(a, b)
+    zero = const_like(0, a)
+    inexact = opset.not_equal(remainder, zero)
+    opposite = opset.not_equal(opset.less(remainder, zero), opset.less(b, zero))
+    fix = opset.logical_and(inexact, opposite)
+    return opset.select(fix, opset.subtract(quotient, const_like(1, a)), quotient).output(0)

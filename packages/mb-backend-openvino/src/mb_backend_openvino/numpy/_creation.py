@@ -6,7 +6,17 @@ import numpy as np
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import convert_to_tensor, to_tensor
-from mb_backend_openvino._graph import const, const_like, cv, i64, kind_of, opset, reshape, run
+from mb_backend_openvino._graph import (
+    abs_node,
+    const,
+    const_like,
+    cv,
+    i64,
+    kind_of,
+    opset,
+    reshape,
+    run,
+)
 from mb_backend_openvino.numpy._elementwise import _i0_node
 
 
@@ -232,7 +242,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     def build(p, q):
         p, q = cv(p, work), cv(q, work)
         sign = opset.sign(p)
-        lo, hi = opset.log(opset.abs(p)), opset.log(opset.abs(q))
+        lo, hi = opset.log(abs_node(p)), opset.log(abs_node(q))
         out, _ = _linspace_node(lo.output(0), hi.output(0), num, bool(endpoint), int(axis), work)
         out = opset.multiply(opset.exp(out), sign)
         return cv(out.output(0), dtype)
@@ -304,7 +314,7 @@ def bartlett(x):
     def formula(n, d):
         half = const_like(d / 2, n)
         return opset.multiply(
-            const_like(2 / d, n), opset.subtract(half, opset.abs(opset.subtract(n, half)))
+            const_like(2 / d, n), opset.subtract(half, abs_node(opset.subtract(n, half)))
         )
 
     return _window("bartlett", x, formula)

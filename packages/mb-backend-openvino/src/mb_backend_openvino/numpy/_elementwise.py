@@ -2,13 +2,17 @@
 
 import math
 
+import numpy as np
+
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
-from mb_backend_openvino._graph import const_like, cv, opset, promote, run
+from mb_backend_openvino._graph import abs_node, const_like, cv, opset, promote, run
+from mb_backend_openvino._tensor import OpenVINOTensor
 from mb_backend_openvino.numpy._common import (
     atan2_node,
     binary,
     expm1_node,
+    floor_divide_node,
     int_to_floatx,
     is_float,
     is_nan,
@@ -75,9 +79,7 @@ def _int_safe(fn):
 
 
 def _floor_divide(a, b):
-    if is_float(a):
-        return opset.floor(opset.divide(a, b))
-    return opset.divide(a, b, python_division=True)
+    return floor_divide_node(a, b)
 
 
 def floor_divide(x1, x2):
@@ -143,7 +145,7 @@ def arctan2(x1, x2):
 
 def _logaddexp(a, b, d):
     big = opset.maximum(a, b)
-    diff = opset.negative(opset.abs(opset.subtract(a, b)))
+    diff = opset.negative(abs_node(opset.subtract(a, b)))
     out = opset.add(big, log1p_node(opset.exp(diff).output(0)))
     # Equal infinities: the difference is nan, the answer is that infinity.
     return opset.select(opset.equal(a, b), opset.add(a, const_like(math.log(2), a)), out)
@@ -173,7 +175,7 @@ def _small_int_to_float(dtype):
 
 def hypot(x1, x2):
     def build(a, b, d):
-        a, b = opset.abs(a), opset.abs(b)
+        a, b = abs_node(a), abs_node(b)
         big = opset.maximum(a, b)
         small = opset.minimum(a, b)
         safe = opset.select(opset.equal(big, const_like(0, big)), const_like(1, big), big)
@@ -221,7 +223,7 @@ def ldexp(x1, x2):
 
 
 def _gcd_node(a, b):
-    a, b = opset.abs(a), opset.abs(b)
+    a, b = abs_node(a), abs_node(b)
     zero = const_like(0, a)
     one = const_like(1, a)
     # Euclid's algorithm, unrolled: 48 steps cover every 32-bit pair (Lamé's bound).
@@ -242,7 +244,7 @@ def lcm(x1, x2):
         g = _gcd_node(a, b)
         zero = const_like(0, a)
         safe = opset.select(opset.equal(g, zero), const_like(1, a), g)
-        out = opset.abs(opset.multiply(opset.divide(a, safe), b))
+        out = abs_node(opset.multiply(opset.divide(a, safe), b))
         return opset.select(opset.equal(g, zero), zero, out)
 
     return binary("lcm", build, x1, x2)
@@ -285,7 +287,19 @@ ceil = _float_unary("ceil", opset.ceiling)
 floor = _float_unary("floor", opset.floor)
 
 
+def _real_only(name, x):
+    """``x`` as a tensor; complex data raise NotImplementedError (declared unsupported)."""
+    if np.iscomplexobj(x) and not isinstance(x, OpenVINOTensor):
+        raise NotImplementedError(
+            f"{name} is not supported on the openvino backend for complex input: "
+            "OpenVINO has no complex element type. Real inputs work."
+        )
+    return to_tensor(x)
+
+
 def angle(x):
+    x = _real_only("angle", x)
+
     def build(a, d):
         zero = const_like(0, a)
         out = opset.select(signbit_node(a), const_like(math.pi, a), zero)
@@ -310,12 +324,12 @@ def expm1(x):
 
 
 def fabs(x):
-    return unary("fabs", lambda a, d: opset.abs(a), x, compute=int_to_floatx)
+    return unary("fabs", lambda a, d: abs_node(a), x, compute=int_to_floatx)
 
 
 def cbrt(x):
     def build(a, d):
-        root = opset.power(opset.abs(a), const_like(1 / 3, a))
+        root = opset.power(abs_node(a), const_like(1 / 3, a))
         return opset.multiply(opset.sign(a), root)
 
     x = to_tensor(x)
@@ -327,7 +341,7 @@ def absolute(x):
     def build(a, d):
         if d == "bool" or d.startswith("uint"):
             return a
-        return opset.abs(a)
+        return abs_node(a)
 
     return unary("absolute", build, x)
 
@@ -416,7 +430,7 @@ def sinc(x):
 
 def _i0_node(a):
     """Modified Bessel I0 (Abramowitz & Stegun 9.8.1-2, relative error below 2e-7)."""
-    ax = opset.abs(a)
+    ax = abs_node(a)
     t = opset.divide(ax, const_like(3.75, a))
     t2 = opset.multiply(t, t)
     small = const_like(0.0045813, a)
@@ -476,10 +490,11 @@ def rad2deg(x):
 
 
 def real(x):
-    return to_tensor(x)
+    return _real_only("real", x)
 
 
 def imag(x):
+    x = _real_only("imag", x)
     return unary(
         "imag",
         lambda a, d: (
@@ -492,11 +507,11 @@ def imag(x):
 
 
 def conjugate(x):
-    return to_tensor(x)
+    return _real_only("conjugate", x)
 
 
 def conj(x):
-    return conjugate(x)
+    return _real_only("conj", x)
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):

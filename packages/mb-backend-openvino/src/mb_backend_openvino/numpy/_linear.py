@@ -58,6 +58,12 @@ def _tensordot_node(a, b, axes_a, axes_b):
     free_a = [d for d in range(len(sa)) if d not in axes_a]
     free_b = [d for d in range(len(sb)) if d not in axes_b]
     k = int(np.prod([sa[d] for d in axes_a])) if axes_a else 1
+    if not free_a and not free_b:
+        # A full contraction: (1, k) @ (k, 1) reshaped to a scalar crashes OpenVINO's CPU
+        # plugin (2026.4), so sum the products instead.
+        flat_a = reshape(transpose(a, list(axes_a)), [-1])
+        flat_b = reshape(transpose(b, list(axes_b)), [-1])
+        return opset.reduce_sum(opset.multiply(flat_a, flat_b), i64([0]), False).output(0)
     left = reshape(transpose(a, free_a + list(axes_a)), [-1, k] if free_a else [1, k])
     right = reshape(transpose(b, list(axes_b) + free_b), [k, -1] if free_b else [k, 1])
     out = _matmul_node(left, right)
@@ -172,7 +178,7 @@ def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
             return cv(z.output(0), dtype)
         x = det(a1, b2, a2, b1)
         y = det(a2, b0, a0, b2)
-        out = opset.concat([opset.unsqueeze(c, i64([-1])) for c in (x, y, z)], -1)
+        out = opset.concat([opset.unsqueeze(c, i64([-1])) for c in (x, y, z)], -1).output(0)
         nd = rank(out)
         c = canonical_axis(axisc, nd, "cross")
         perm = list(range(nd - 1))
@@ -290,7 +296,7 @@ def correlate(x1, x2, mode="valid"):
         out = opset.slice(full, i64([start]), i64([start + length]), i64([1]), i64([0]))
         return cv(out.output(0), dtype)
 
-    return run(("correlate", mode, n, m, dtype), build, a, v)
+    return run(("correlate", mode, n, m, dtype), build, a, v, static=True)
 
 
 def vander(x, N=None, increasing=False):

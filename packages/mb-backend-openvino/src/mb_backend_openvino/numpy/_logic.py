@@ -1,8 +1,9 @@
 """Comparisons, predicates, logical and bitwise operations."""
 
 from mb_backend_openvino._convert import to_tensor
-from mb_backend_openvino._graph import const_like, cv, i64, opset, promote, run
+from mb_backend_openvino._graph import abs_node, const_like, cv, i64, opset, promote, run
 from mb_backend_openvino.numpy._common import binary, is_float, is_nan, unary
+from mb_backend_openvino.numpy._elementwise import _real_only
 
 
 def _bool(dtype):
@@ -47,8 +48,8 @@ def logical_not(x):
 def _isclose(a, b, rtol, atol, equal_nan):
     if not is_float(a):
         a, b = cv(a, "float32"), cv(b, "float32")
-    diff = opset.abs(opset.subtract(a, b))
-    bound = opset.add(const_like(atol, a), opset.multiply(const_like(rtol, a), opset.abs(b)))
+    diff = abs_node(opset.subtract(a, b))
+    bound = opset.add(const_like(atol, a), opset.multiply(const_like(rtol, a), abs_node(b)))
     close = opset.less_equal(diff, bound)
     # Equal infinities are close; mixed ones are not (their difference is inf or nan).
     close = opset.logical_or(close, opset.equal(a, b))
@@ -104,7 +105,7 @@ isneginf = _float_predicate(
 
 
 def isreal(x):
-    x = to_tensor(x)
+    x = _real_only("isreal", x)
     return unary(
         "isreal",
         lambda a, d: (

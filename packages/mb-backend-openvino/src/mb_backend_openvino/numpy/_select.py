@@ -16,7 +16,7 @@ from mb_backend_openvino._graph import (
     reshape,
     run,
 )
-from mb_backend_openvino.numpy._common import is_float, is_nan
+from mb_backend_openvino.numpy._common import floor_divide_node, is_float, is_nan
 
 
 def where(condition, x1=None, x2=None):
@@ -305,7 +305,7 @@ def unravel_index(indices, shape):
             stride *= d
         strides.reverse()
         for d, s in zip(dims, strides, strict=True):
-            q = opset.divide(idx, const(s, dtype), python_division=True)
+            q = floor_divide_node(idx, const(s, dtype))
             outs.append(opset.floor_mod(q, const(d, dtype)).output(0))
         return outs
 
