@@ -10,6 +10,7 @@ from _losses_keras_ref import config_case, construct_case, run_keras
 
 from mb_ops import ops
 from mb_train import losses
+from mb_train._model import _resolve
 
 # keras.losses, name for name (reference/keras3-api.md section 1.3).
 KERAS_NAMES = {
@@ -241,8 +242,9 @@ ALIASES = {
 
 
 @pytest.mark.parametrize("name", sorted(ALIASES))
-def test_get_resolves_aliases_to_a_reducing_loss(name):
-    loss = losses.get(name)
+def test_get_resolves_aliases_to_the_loss_function_and_compile_reduces_it(name):
+    assert losses.get(name) is ALIASES[name]  # as in Keras 3: the bare function
+    loss = _resolve.get_loss(name)  # what compile(loss=name) uses
     assert isinstance(loss, losses.LossFunctionWrapper)
     assert loss.fn is ALIASES[name]
     assert loss.name == ALIASES[name].__name__
@@ -256,7 +258,8 @@ def test_get_on_each_kind_of_identifier():
     assert isinstance(
         losses.get("SparseCategoricalCrossentropy"), losses.SparseCategoricalCrossentropy
     )
-    wrapped = losses.get("sparse_categorical_crossentropy")
+    assert losses.get("sparse_categorical_crossentropy") is losses.sparse_categorical_crossentropy
+    wrapped = _resolve.get_loss("sparse_categorical_crossentropy")
     assert wrapped.fn is losses.sparse_categorical_crossentropy
     assert wrapped.reduction == "sum_over_batch_size"
     from_dict = losses.get({"class_name": "BinaryCrossentropy", "config": {"from_logits": True}})

@@ -55,21 +55,34 @@ class FunctionLoss:
 
 
 def get_loss(identifier):
-    """A callable ``loss(y_true, y_pred, sample_weight=None) -> scalar`` (or None)."""
+    """A callable ``loss(y_true, y_pred, sample_weight=None) -> scalar`` (or None).
+
+    Names resolve through ``mb_train.losses.get``; a plain function (given, or what
+    a name resolves to) is wrapped so that it reduces over the batch, as Keras's
+    compile does.
+    """
     if identifier is None:
         return None
     if isinstance(identifier, str | dict):
-        return _lookup("losses", identifier)
+        identifier = _lookup("losses", identifier)
     if isinstance(identifier, type):
         return identifier()
     if callable(identifier):
         if _is_loss_object(identifier):
             return identifier
-        return FunctionLoss(identifier)
+        return _wrap_function(identifier)
     raise TypeError(
         f"A loss must be a string, a Loss object or a function. Received: {identifier!r} "
         f"(of type {type(identifier).__name__})."
     )
+
+
+def _wrap_function(fn):
+    module = _sibling("losses")
+    wrapper = getattr(module, "LossFunctionWrapper", None) if module is not None else None
+    if wrapper is None:
+        return FunctionLoss(fn)
+    return wrapper(fn, name=getattr(fn, "__name__", None))
 
 
 def _is_loss_object(obj):

@@ -2,7 +2,6 @@
 
 from mb_train.losses import _serialization
 from mb_train.losses._loss import Loss
-from mb_train.losses._wrapper import LossFunctionWrapper
 
 
 def get(identifier):
@@ -10,19 +9,17 @@ def get(identifier):
 
     - a class name (``"Huber"``) gives an instance with the default arguments;
     - a function name or alias (``"sparse_categorical_crossentropy"``, ``"mse"``)
-      gives that function wrapped in a `LossFunctionWrapper` named after it, so
-      that every string gives a callable ``loss(y_true, y_pred, sample_weight)``
-      that reduces (Keras 3 returns the bare function here and wraps it later,
-      in `compile`);
+      gives that function, which returns one value per sample, as in Keras 3
+      (`compile` wraps it in a `LossFunctionWrapper` that reduces);
     - a dict is deserialized (`deserialize`);
     - a `Loss` subclass is instantiated; functions and `Loss` objects are
       returned as they are.
 
     Example:
 
-    >>> loss = get("mse")
-    >>> loss.name, float(loss([[0.0], [2.0]], [[1.0], [1.0]]))
-    ('mean_squared_error', 1.0)
+    >>> fn = get("mse")
+    >>> fn.__name__, [float(v) for v in fn([[0.0], [2.0]], [[1.0], [1.0]])]
+    ('mean_squared_error', [1.0, 1.0])
     >>> type(get({"class_name": "Huber", "config": {"delta": 2.0}})).__name__
     'Huber'
 
@@ -38,7 +35,7 @@ def get(identifier):
             raise _serialization.unknown_name_error(identifier)
         if isinstance(found, type):
             return found()
-        return LossFunctionWrapper(found, name=found.__name__)
+        return found
     if isinstance(identifier, dict):
         return _serialization.deserialize(identifier)
     if isinstance(identifier, type):
