@@ -7,11 +7,18 @@ import openvino as ov
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import abs_node, const_like, cv, opset, promote, run
+from mb_backend_openvino._tensor import OpenVINOTensor
 
 
 def binary(name, fn, x1, x2, extra=(), out=None):
     """``fn(a, b)`` on both operands converted to their promoted dtype (``out`` casts)."""
-    (a, b), dtype = promote(x1, x2, extra=extra)
+    if type(x1) is OpenVINOTensor and type(x2) is OpenVINOTensor and not extra:
+        dtype = x1.dtype
+        a, b = x1, x2
+        if x2.dtype != dtype:
+            (a, b), dtype = promote(x1, x2)
+    else:
+        (a, b), dtype = promote(x1, x2, extra=extra)
     result = dtype if out is None else out(dtype)
 
     def build(p, q):
