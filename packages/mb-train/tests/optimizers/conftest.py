@@ -58,8 +58,9 @@ def run_compiled(optimizer, params, grad_steps, names=None):
         return new_opt, new_values
 
     compiled = jit(step)
-    opt_values = [v.value for v in optimizer.variables]
-    values = [v.value for v in variables]
+    # Plain tensors from the start, so that the function is traced once.
+    opt_values = [ops.convert_to_tensor(v.numpy()) for v in optimizer.variables]
+    values = [ops.convert_to_tensor(v.numpy()) for v in variables]
     for grads in grad_steps:
         opt_values, values = compiled(opt_values, values, [ops.convert_to_tensor(g) for g in grads])
         opt_values, values = list(opt_values), list(values)
@@ -79,7 +80,9 @@ cases = json.load(open(f"{folder}/cases.json"))
 arrays = np.load(f"{folder}/arrays.npz")
 out = {}
 for i, case in enumerate(cases):
-    optimizer = keras.optimizers.deserialize(case["config"])
+    # (keras.optimizers.deserialize returns the string 'Lamb' for Lamb's own config;
+    # the saving function, which .keras loading uses, resolves every optimizer.)
+    optimizer = keras.saving.deserialize_keras_object(case["config"])
     variables = [
         keras.Variable(arrays[f"{i}_p_{j}"], name=name) for j, name in enumerate(case["names"])
     ]
