@@ -137,6 +137,7 @@ def test_options_match_keras(support, rng):
     one_hot = np.eye(3)[rng.integers(0, 3, size=8)].astype("float32")
     labels = rng.integers(0, 3, size=8)
     w = rng.uniform(size=8).astype("float32")
+    probs = np.abs(logits) / np.abs(logits).sum(-1, keepdims=True)
     seq_t, seq_p = rng.normal(size=(4, 5, 2)), rng.normal(size=(4, 5, 2))
     support.assert_matches_keras(
         [
@@ -158,7 +159,7 @@ def test_options_match_keras(support, rng):
             ),
             (
                 lambda: metrics.SparseCategoricalCrossentropy(ignore_class=1),
-                [(labels, np.abs(logits), w)],
+                [(labels, probs, w)],
             ),
             (metrics.MeanSquaredError, [(seq_t, seq_p, rng.uniform(size=(4, 5)))]),
             (metrics.RootMeanSquaredError, [(seq_t, seq_p, rng.uniform(size=(4, 5)))]),

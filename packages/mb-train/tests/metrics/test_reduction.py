@@ -80,8 +80,9 @@ def test_mean_metric_wrapper_passes_kwargs_and_weights(support, rng):
         return scale * ops.mean(ops.abs(ops.convert_to_tensor(y_true) - y_pred), axis=-1)
 
     m = metrics.MeanMetricWrapper(scaled, name="scaled", scale=3.0)
-    t1, p1 = rng.normal(size=(5, 2)), rng.normal(size=(5, 2))
-    t2, p2, w2 = rng.normal(size=(3, 2)), rng.normal(size=(3, 2)), rng.uniform(size=3)
+    t1, p1 = rng.normal(size=(5, 2)).astype("float32"), rng.normal(size=(5, 2))
+    t2, p2 = rng.normal(size=(3, 2)).astype("float32"), rng.normal(size=(3, 2))
+    w2 = rng.uniform(size=3)
     m.update_state(t1, ops.convert_to_tensor(p1, "float32"))
     m.update_state(t2, ops.convert_to_tensor(p2, "float32"), sample_weight=w2)
     per1 = 3.0 * np.abs(t1 - p1).mean(axis=-1)

@@ -23,7 +23,7 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 
     Example:
 
-    >>> binary_accuracy([[1], [0]], ops.convert_to_tensor([[0.8], [0.6]])).tolist()
+    >>> ops.convert_to_numpy(binary_accuracy([[1], [0]], [[0.8], [0.6]])).tolist()
     [[1.0], [0.0]]
     """
     y_pred = ops.convert_to_tensor(y_pred)
@@ -38,8 +38,8 @@ def categorical_accuracy(y_true, y_pred):
 
     Example:
 
-    >>> categorical_accuracy([[0, 0, 1], [0, 1, 0]],
-    ...                      ops.convert_to_tensor([[0.1, 0.9, 0.8], [0.05, 0.95, 0]])).tolist()
+    >>> scores = [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]]
+    >>> ops.convert_to_numpy(categorical_accuracy([[0, 0, 1], [0, 1, 0]], scores)).tolist()
     [0.0, 1.0]
     """
     y_true = ops.argmax(ops.convert_to_tensor(y_true), axis=-1)
@@ -51,8 +51,8 @@ def sparse_categorical_accuracy(y_true, y_pred):
 
     Example:
 
-    >>> scores = ops.convert_to_tensor([[0.1, 0.6, 0.3], [0.05, 0.95, 0]])
-    >>> sparse_categorical_accuracy([[2], [1]], scores).tolist()
+    >>> scores = [[0.1, 0.6, 0.3], [0.05, 0.95, 0.0]]
+    >>> ops.convert_to_numpy(sparse_categorical_accuracy([[2], [1]], scores)).tolist()
     [0.0, 1.0]
     """
     y_pred = ops.convert_to_tensor(y_pred)
@@ -91,8 +91,8 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
 
     Example:
 
-    >>> sparse_top_k_categorical_accuracy([2, 1],
-    ...     ops.convert_to_tensor([[0.1, 0.9, 0.8], [0.05, 0.95, 0]]), k=1).tolist()
+    >>> scores = [[0.1, 0.9, 0.8], [0.05, 0.95, 0.0]]
+    >>> ops.convert_to_numpy(sparse_top_k_categorical_accuracy([2, 1], scores, k=1)).tolist()
     [0.0, 1.0]
     """
     y_pred = ops.convert_to_tensor(y_pred)
@@ -103,7 +103,10 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
     if from_sorted_ids:
         matches = ops.any(ops.equal(ops.expand_dims(y_true, 1), y_pred[:, :k]), axis=1)
     else:
-        matches = ops.in_top_k(y_true, y_pred, k)
+        # k >= the number of classes: every label is in the top k (not every engine's
+        # top-k accepts a k that large).
+        num_classes = y_pred.shape[-1]
+        matches = ops.in_top_k(y_true, y_pred, min(k, num_classes) if num_classes else k)
     matches = ops.cast(matches, _floatx())
     return ops.reshape(matches, shape) if len(shape) > 1 else matches
 

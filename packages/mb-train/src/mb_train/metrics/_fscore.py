@@ -29,7 +29,7 @@ class FBetaScore(Metric):
     >>> m = FBetaScore(beta=2.0, threshold=0.5)
     >>> m.update_state([[1, 1, 1], [1, 0, 0], [1, 1, 0]],
     ...                [[0.2, 0.6, 0.7], [0.2, 0.6, 0.6], [0.6, 0.8, 0.0]])
-    >>> [round(v, 3) for v in m.result().tolist()]
+    >>> [round(v, 3) for v in ops.convert_to_numpy(m.result()).tolist()]
     [0.385, 0.909, 0.833]
     """
 
@@ -160,7 +160,7 @@ class F1Score(FBetaScore):
     >>> m = F1Score(threshold=0.5)
     >>> m.update_state([[1, 1, 1], [1, 0, 0], [1, 1, 0]],
     ...                [[0.2, 0.6, 0.7], [0.2, 0.6, 0.6], [0.6, 0.8, 0.0]])
-    >>> [round(v, 3) for v in m.result().tolist()]
+    >>> [round(v, 3) for v in ops.convert_to_numpy(m.result()).tolist()]
     [0.5, 0.8, 0.667]
     """
 
