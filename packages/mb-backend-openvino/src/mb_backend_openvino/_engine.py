@@ -111,9 +111,9 @@ def _compile(signature, build, arrays, static, large):
         shape = ov.PartialShape(list(array.shape) if fixed else [-1] * array.ndim)
         params.append(ov.op.Parameter(element, shape))
     outputs, single = _as_outputs(build(*(p.output(0) for p in params)))
-    model = ov.Model([ov_opset.result(o) for o in outputs], params, str(signature[0])[:60])
     config = CONFIG_LARGE if large else CONFIG_SMALL
     try:
+        model = ov.Model([ov_opset.result(o) for o in outputs], params, str(signature[0])[:60])
         compiled = CORE.compile_model(model, DEVICE, config)
     except RuntimeError as error:
         raise RuntimeError(

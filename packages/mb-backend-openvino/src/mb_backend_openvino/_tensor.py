@@ -196,9 +196,10 @@ for _dunder, _op in (
     ("mod", "mod"),
     ("pow", "power"),
     ("matmul", "matmul"),
-    ("and", "logical_and"),
-    ("or", "logical_or"),
-    ("xor", "logical_xor"),
+    # As NumPy: bitwise on integers, logical on booleans.
+    ("and", "bitwise_and"),
+    ("or", "bitwise_or"),
+    ("xor", "bitwise_xor"),
     ("lshift", "left_shift"),
     ("rshift", "right_shift"),
 ):

@@ -144,8 +144,8 @@ def dot_product_attention(
         q, k, v = (transpose(cv(t, work), [0, 2, 1, 3]) for t in (q, k, v))  # (B, N, T, H)
         if repeats > 1:
             # Grouped-query attention: each key/value head serves several query heads.
-            k = _repeat_heads(k, repeats)
-            v = _repeat_heads(v, repeats)
+            k = _repeat_heads(k, repeats, key.shape[2], key.shape[3])
+            v = _repeat_heads(v, repeats, value.shape[2], value.shape[3])
         logits = opset.multiply(opset.matmul(q, k, False, True), const(scale, work))
         rest = list(rest)
         if has_bias:
@@ -185,11 +185,12 @@ def dot_product_attention(
     return run(key_, build, *inputs)
 
 
-def _repeat_heads(node, repeats):
+def _repeat_heads(node, repeats, heads, depth):
     """(B, K, S, H) -> (B, K * repeats, S, H), each head repeated in place."""
     expanded = opset.unsqueeze(node, i64([2]))
     tiled = opset.tile(expanded, i64([1, 1, repeats, 1, 1]))
-    return opset.reshape(tiled, i64([0, -1, 0, 0]), True).output(0)
+    # special_zero: the 0 keeps the batch dim; -1 is the sequence.
+    return opset.reshape(tiled, i64([0, heads * repeats, -1, depth]), True).output(0)
 
 
 def _pair(value):

@@ -1,0 +1,110 @@
+"""Decompositions written as OpenVINO graphs, and the counter-based random streams."""
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+from mb_backend_openvino import core, linalg, random
+
+RNG = np.random.default_rng(3)
+
+
+def _np(t):
+    return core.convert_to_numpy(t).astype("float64")
+
+
+def _spd(n, batch=()):
+    a = RNG.standard_normal((*batch, n, n))
+    return (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype("float32")
+
+
+def test_batched_inverse_solve_and_determinant():
+    a = _spd(4, (2,))
+    b = RNG.standard_normal((2, 4, 3)).astype("float32")
+    np.testing.assert_allclose(_np(linalg.inv(a)), np.linalg.inv(a), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(_np(linalg.solve(a, b)), np.linalg.solve(a, b), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(_np(linalg.det(a)), np.linalg.det(a), rtol=1e-4)
+
+
+def test_lu_factor_matches_scipy_pivots_and_factors():
+    a = RNG.standard_normal((5, 5)).astype("float32")
+    lu, piv = linalg.lu_factor(a)
+    ref_lu, ref_piv = scipy.linalg.lu_factor(a)
+    np.testing.assert_array_equal(core.convert_to_numpy(piv), ref_piv)
+    np.testing.assert_allclose(_np(lu), ref_lu, rtol=1e-4, atol=1e-5)
+
+
+def test_eigh_reconstructs_the_matrix_with_orthonormal_vectors():
+    a = _spd(5)
+    w, v = (_np(t) for t in linalg.eigh(a))
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(a), rtol=1e-4)
+    np.testing.assert_allclose(v @ np.diag(w) @ v.T, a, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(v.T @ v, np.eye(5), atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 5)])
+def test_svd_factors_multiply_back_and_are_orthogonal(shape):
+    x = RNG.standard_normal(shape).astype("float32")
+    u, s, vt = (_np(t) for t in linalg.svd(x, full_matrices=True))
+    m, n = shape
+    assert u.shape == (m, m) and vt.shape == (n, n)
+    np.testing.assert_allclose(s, np.linalg.svd(x, compute_uv=False), rtol=1e-4)
+    np.testing.assert_allclose(u[:, : len(s)] * s @ vt[: len(s)], x, atol=1e-4)
+    np.testing.assert_allclose(u.T @ u, np.eye(m), atol=1e-4)
+    np.testing.assert_allclose(vt @ vt.T, np.eye(n), atol=1e-4)
+
+
+def test_qr_complete_and_matrix_norms():
+    x = RNG.standard_normal((5, 3)).astype("float32")
+    q, r = (_np(t) for t in linalg.qr(x, mode="complete"))
+    np.testing.assert_allclose(q @ r, x, atol=1e-5)
+    np.testing.assert_allclose(q.T @ q, np.eye(5), atol=1e-5)
+    for order in (2, "nuc", np.inf, -1):
+        np.testing.assert_allclose(
+            _np(linalg.norm(x, ord=order, axis=(0, 1))), np.linalg.norm(x, ord=order), rtol=1e-4
+        )
+
+
+def test_lstsq_and_matrix_power():
+    a = RNG.standard_normal((6, 3)).astype("float32")
+    b = RNG.standard_normal((6, 2)).astype("float32")
+    np.testing.assert_allclose(
+        _np(linalg.lstsq(a, b)), np.linalg.lstsq(a, b, rcond=None)[0], rtol=1e-3, atol=1e-4
+    )
+    m = _spd(3) / 4
+    np.testing.assert_allclose(
+        _np(linalg.matrix_power(m, 3)), np.linalg.matrix_power(m, 3), rtol=1e-4
+    )
+    np.testing.assert_allclose(
+        _np(linalg.matrix_power(m, -2)), np.linalg.matrix_power(m.astype("float64"), -2), rtol=1e-3
+    )
+
+
+def test_same_seed_same_numbers_new_seed_new_numbers():
+    a = core.convert_to_numpy(random.normal((64,), seed=5))
+    b = core.convert_to_numpy(random.normal((64,), seed=5))
+    c = core.convert_to_numpy(random.normal((64,), seed=6))
+    np.testing.assert_array_equal(a, b)
+    assert not np.allclose(a, c)
+
+
+def test_distributions_have_their_moments():
+    n = 20000
+    normal = _np(random.normal((n,), mean=1.0, stddev=2.0, seed=1))
+    assert abs(normal.mean() - 1.0) < 0.05 and abs(normal.std() - 2.0) < 0.05
+    truncated = _np(random.truncated_normal((n,), seed=2))
+    assert truncated.min() >= -2 and truncated.max() <= 2
+    assert abs(truncated.std() - 0.8796) < 0.02  # the std of N(0, 1) cut at +-2
+    small = _np(random.gamma((n,), 0.5, seed=3))
+    assert small.min() > 0 and abs(small.mean() - 0.5) < 0.03
+    many = _np(random.binomial((n,), 5000, 0.2, seed=4))
+    assert abs(many.mean() - 1000) < 2 and abs(many.std() - np.sqrt(800)) < 1.5
+    ints = core.convert_to_numpy(random.randint((n,), -3, 3, seed=5))
+    assert set(np.unique(ints)) == {-3, -2, -1, 0, 1, 2}
+
+
+def test_shuffle_moves_whole_rows():
+    x = np.arange(20, dtype="float32").reshape(10, 2)
+    out = core.convert_to_numpy(random.shuffle(x, seed=3))
+    np.testing.assert_array_equal(np.sort(out[:, 0]), x[:, 0])
+    np.testing.assert_array_equal(out[:, 1], out[:, 0] + 1)
