@@ -24,6 +24,7 @@ def _load(name, filename):
 
 
 _load("mb_saving_zoo", "zoo.py")
+_load("mb_saving_fuzz", "fuzz.py")
 helpers = _load("mb_saving_helpers", "helpers.py")
 
 

@@ -75,7 +75,9 @@ def _train_data():
 
 
 def _flat(values):
-    return np.concatenate([np.ravel(np.asarray(v, dtype="float64")) for v in values])
+    return np.concatenate(
+        [np.ravel(np.asarray(v.numpy() if hasattr(v, "numpy") else v, "float64")) for v in values]
+    )
 
 
 def test_compiled_keras_model_resumes_training_in_mb_with_its_optimizer_state(keras_files):

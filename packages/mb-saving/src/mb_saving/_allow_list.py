@@ -90,6 +90,9 @@ class AllowList:
         registered = entry.get("registered_name")
         if not isinstance(class_name, str):
             raise UnsafeConfigError(f"{where}: 'class_name' must be a string, got {class_name!r}.")
+        for key, value in (("module", module), ("registered_name", registered)):
+            if value is not None and not isinstance(value, str):
+                raise UnsafeConfigError(f"{where}: '{key}' must be a string, got {value!r}.")
         if class_name in DATA_ENCODINGS:
             return Resolution("data")
         if class_name == "__lambda__":
@@ -156,7 +159,7 @@ class AllowList:
                 f"and classes mb does not implement are refused). If it is your own {kind}: "
             )
         else:
-            reason = f"is not registered, and safe mode imports no module. {kind.title()}s: "
+            reason = f"is not registered, and safe mode imports no module. If it is your {kind}: "
         raise UnsafeConfigError(f"{where}: the {kind} '{label}' {reason}{how}")
 
     def check(self, config, path=("config",)):

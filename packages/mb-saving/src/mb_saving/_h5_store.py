@@ -13,6 +13,7 @@ import contextlib
 import h5py
 import numpy as np
 
+from mb_ops import dtypes
 from mb_saving._errors import FileFormatError
 
 _BFLOAT16 = np.dtype("bfloat16")
@@ -102,6 +103,21 @@ class GroupReader:
         return value
 
 
+def _check_dtype(dataset, name, label):
+    try:
+        dtype = dataset.dtype
+        if dataset.attrs.get("dtype", None) == "bfloat16":
+            return
+        standard = dtypes.standardize_dtype(dtype)
+    except Exception as error:
+        raise FileFormatError(
+            f"{label}: dataset '{name}' has a type mb cannot read ({error}); the file is "
+            "damaged or not a weights file."
+        ) from error
+    if dtype.kind not in _NUMERIC_KINDS or dtype.hasobject or standard == "string":
+        raise FileFormatError(f"{label}: dataset '{name}' has the non-numeric type {dtype}.")
+
+
 def _dtype_name(dataset):
     if dataset.attrs.get("dtype", None) == "bfloat16" and dataset.dtype.itemsize == 2:
         return "bfloat16"
@@ -136,11 +152,7 @@ class H5Reader:
                         f"a {type(member).__name__}. The file is not a weights file mb or "
                         "Keras wrote."
                     )
-                if member.dtype.kind not in _NUMERIC_KINDS or member.dtype.hasobject:
-                    raise FileFormatError(
-                        f"{label}: dataset '{name}/{key}' has the non-numeric type "
-                        f"{member.dtype}; weights are numbers."
-                    )
+                _check_dtype(member, f"{name}/{key}", label)
                 datasets[key] = member
         return GroupReader(path, datasets, self.source)
 

@@ -15,6 +15,7 @@ import mb_layers
 from mb_graph import KerasTensor, deserialize_graph
 from mb_layers.layers import Lambda
 from mb_ops import SymbolicScope, ops
+from mb_saving import _consistency
 from mb_saving._allow_list import AllowList
 from mb_saving._errors import DeserializationError, UnsafeConfigError, json_path
 from mb_saving._object_registry import CustomObjectScope
@@ -186,6 +187,7 @@ class Reviver:
         if not isinstance(entries, list):
             raise DeserializationError(f"{json_path(path)}: 'layers' must be a list.")
         index = {id(e): i for i, e in enumerate(entries)}
+        made = []
 
         def make(entry):
             if not isinstance(entry, dict) or "name" not in entry:
@@ -193,7 +195,10 @@ class Reviver:
                     f"{json_path([*path, 'layers'])}: every entry needs a 'name' and a "
                     f"'class_name'; got {str(entry)[:200]}."
                 )
-            return self.revive_object(entry, [*path, "layers", index.get(id(entry), "?")])
+            i = index.get(id(entry), "?")
+            operation = self.revive_object(entry, [*path, "layers", i])
+            made.append((entry, operation, len(getattr(operation, "_inbound_nodes", ())), i))
+            return operation
 
         def rebuild():
             inputs, outputs = deserialize_graph(config, deserialize_operation=make)
@@ -201,7 +206,11 @@ class Reviver:
                 inputs, outputs, name=config.get("name"), trainable=config.get("trainable", True)
             )
 
-        return self._call(json_path(path), {"class_name": cls.__name__, "config": config}, rebuild)
+        network = self._call(
+            json_path(path), {"class_name": cls.__name__, "config": config}, rebuild
+        )
+        _consistency.check_network(made, path)
+        return network
 
     def _sequential(self, cls, config, path):
         entries = config.get("layers")
@@ -216,7 +225,12 @@ class Reviver:
                 model.build(tuple(shape))
             return model
 
-        return self._call(json_path(path), {"class_name": cls.__name__, "config": config}, rebuild)
+        network = self._call(
+            json_path(path), {"class_name": cls.__name__, "config": config}, rebuild
+        )
+        pairs = [(e, layer, 0, i) for i, (e, layer) in enumerate(zip(entries, layers, strict=True))]
+        _consistency.check_network([p for p in pairs if isinstance(p[0], dict)], path)
+        return network
 
 
 def build_sublayers(layer, build_config):
