@@ -1,245 +1,447 @@
 """Training speed: mb vs Keras 3 vs a hand-written native loop of the same engine.
 
-    python bench/train_bench.py                      # small sizes, a few minutes
-    python bench/train_bench.py --full               # MLP on 60,000 samples, 3 rounds
-    python bench/train_bench.py --backends torch --models tiny
+    python bench/train_bench.py                       # small sizes, a few minutes
+    python bench/train_bench.py --full                # 10x the samples (MLP: 60,000), 3 rounds
+    python bench/train_bench.py --backends torch --models cnn,lstm
+    python bench/train_bench.py --samples-scale 0.1 --epochs 2   # smoke test of every row
+    python bench/train_bench.py --steps-per-execution 8 --frameworks mb,keras
 
-Each (backend, framework, model) runs in its own subprocess with threads pinned to
+Each (framework, backend, model) runs in its own subprocess with threads pinned to
 one (torch collapses on a busy machine with its default threads); frameworks are
-interleaved round by round. Reported: steady-state training samples/s (epochs after
-the first), first-epoch time (with compilation), predict samples/s, peak RSS, and
-the ratios mb/native and mb/Keras. All three use the same model, plain SGD and a
-mean-squared-error loss, so the numbers measure the framework, not the math.
+interleaved round by round. Reported: steady-state training samples/s (median of
+the epochs after the first), first-epoch time (with compilation), predict samples/s,
+peak RSS, and the ratios mb/native and mb/Keras.
 
-Models: ``mlp`` (784-512-512-10), ``tiny`` (Dense(1) on 8 features, batch 32:
-per-step overhead). The CNN and LSTM rows of issue 8 are not in this version.
+All three frameworks train the same model with Adam (lr 1e-3, beta 0.9/0.999,
+epsilon 1e-7) and the same loss, so the numbers measure the framework, not the math:
+
+- ``tiny``: Dense(1) on 8 features, batch 32, MSE (per-step overhead).
+- ``mlp``: 784-512-512-10 (relu), batch 128, sparse categorical cross-entropy from logits.
+- ``cnn``: 28x28x1 -> Conv2D(32, 3, relu) -> MaxPool(2) -> Conv2D(64, 3, relu) ->
+  MaxPool(2) -> Flatten -> Dense(10), batch 64, the same cross-entropy.
+- ``lstm``: 50 steps x 32 features -> LSTM(64) -> Dense(1), batch 64, MSE.
+
+mb and Keras 3 run the very same model-building code (``import mb as keras`` against
+``import keras``), channels_last on every backend. The native loops are: jax, a
+``jax.jit`` step with Adam in ``jax.numpy`` (``lax.scan`` for the LSTM); torch,
+``torch.nn`` modules (NCHW ``Conv2d``, ``nn.LSTM(batch_first=True)``) with
+``torch.optim.Adam`` in a plain eager loop; tensorflow, a ``tf.function`` step over
+``tf.Variable``s with Adam written by hand (a ``tf.range`` loop for the LSTM).
 """
 
 import argparse
 import itertools
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
 
+# name: default samples, batch size, loss ("mse" or "sparse_ce"); --full uses 10x samples.
 MODELS = {
-    # name: (input features, hidden sizes, outputs, samples, batch size)
-    "mlp": (784, (512, 512), 10, 6000, 128),
-    "tiny": (8, (), 1, 3200, 32),
+    "tiny": (3200, 32, "mse"),
+    "mlp": (6000, 128, "sparse_ce"),
+    "cnn": (2560, 64, "sparse_ce"),
+    "lstm": (1280, 64, "mse"),
 }
-FULL_SAMPLES = {"mlp": 60000, "tiny": 32000}
+FULL_FACTOR = 10
+LSTM_STEPS, LSTM_FEATURES, LSTM_UNITS = 50, 32, 64
+LR, BETA_1, BETA_2, EPSILON = 1e-3, 0.9, 0.999, 1e-7
+FRAMEWORKS = ("mb", "native", "keras")
+BACKENDS = ("jax", "torch", "tensorflow")
+
+
+def _samples(model, full, scale):
+    default, batch, _ = MODELS[model]
+    wanted = default * (FULL_FACTOR if full else 1) * scale
+    return max(2, round(wanted / batch)) * batch  # whole batches only: no ragged last step
 
 
 def _data(model, samples):
+    """Inputs and targets (float32 regression targets or int32 class labels)."""
     import numpy as np
 
-    d_in, _, d_out, _, _ = MODELS[model]
     rng = np.random.default_rng(0)
-    return (
-        rng.normal(size=(samples, d_in)).astype("float32"),
-        rng.normal(size=(samples, d_out)).astype("float32"),
-    )
+    shape = {"tiny": (8,), "mlp": (784,), "cnn": (28, 28, 1), "lstm": (50, 32)}[model]
+    x = rng.normal(size=(samples, *shape)).astype("float32")
+    flat = x.reshape(samples, -1)
+    projection = rng.normal(size=(flat.shape[1], 10)).astype("float32")
+    if MODELS[model][2] == "sparse_ce":
+        return x, np.argmax(flat @ projection, axis=1).astype("int32")
+    return x, (flat @ projection[:, :1] / np.sqrt(flat.shape[1])).astype("float32")
 
 
-def _timed_epochs(run_epoch, epochs):
-    times = []
-    for _ in range(epochs):
-        start = time.perf_counter()
-        run_epoch()
-        times.append(time.perf_counter() - start)
-    return times
+def _epoch_times(start, ends):
+    """First-epoch seconds (from ``start``) and the steady epochs' seconds."""
+    marks = [start, *ends]
+    return [b - a for a, b in itertools.pairwise(marks)]
 
 
-# ----- the three frameworks (each function runs in its own subprocess) -------------
+# ----- mb and Keras 3: one model-building function for both ------------------------
 
 
-def run_mb(backend, model, samples, epochs):
-    os.environ["MB_BACKEND"] = backend
-    import mb_layers
-    import mb_ops
-    from mb_ops import ops
-    from mb_train.models import Sequential
+def _build(keras, model):
+    layers = keras.layers
+    if model == "tiny":
+        stack = [keras.Input((8,)), layers.Dense(1)]
+    elif model == "mlp":
+        stack = [keras.Input((784,)), layers.Dense(512, activation="relu")]
+        stack += [layers.Dense(512, activation="relu"), layers.Dense(10)]
+    elif model == "cnn":
+        stack = [keras.Input((28, 28, 1)), layers.Conv2D(32, 3, activation="relu")]
+        stack += [layers.MaxPooling2D(2), layers.Conv2D(64, 3, activation="relu")]
+        stack += [layers.MaxPooling2D(2), layers.Flatten(), layers.Dense(10)]
+    else:
+        stack = [keras.Input((LSTM_STEPS, LSTM_FEATURES)), layers.LSTM(LSTM_UNITS)]
+        stack += [layers.Dense(1)]
+    net = keras.Sequential(stack)
+    if MODELS[model][2] == "sparse_ce":
+        loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    else:
+        loss = "mse"
+    return net, loss
 
-    class SGD:
-        def __init__(self, lr):
-            self.iterations = mb_ops.Variable(0, dtype="int32", trainable=False)
-            self.learning_rate = mb_ops.Variable(lr, trainable=False)
-            self.built = True
 
-        @property
-        def variables(self):
-            return [self.iterations, self.learning_rate]
+def run_api(keras, model, samples, epochs, spe, jit):
+    """Trains with ``fit`` (one call, every epoch timed by a callback) and ``predict``."""
+    _, batch, _ = MODELS[model]
+    net, loss = _build(keras, model)
+    optimizer = keras.optimizers.Adam(LR, beta_1=BETA_1, beta_2=BETA_2, epsilon=EPSILON)
+    net.compile(optimizer=optimizer, loss=loss, steps_per_execution=spe, jit_compile=jit)
 
-        def build(self, variables):
-            pass
+    ends = []
 
-        def apply(self, grads, variables):
-            for g, v in zip(grads, variables, strict=True):
-                v.assign(v.value - self.learning_rate.value * g)
-            self.iterations.assign(self.iterations.value + 1)
+    class EpochClock(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            float(logs["loss"])  # waits for the epoch's last step (jax dispatches async)
+            ends.append(time.perf_counter())
 
-    def mse(y_true, y_pred):
-        return ops.mean(ops.square(y_true - y_pred), axis=-1)
-
-    d_in, hidden, d_out, _, batch = MODELS[model]
-    net = Sequential(
-        [mb_layers.Input((d_in,))]
-        + [mb_layers.layers.Dense(h, activation="relu") for h in hidden]
-        + [mb_layers.layers.Dense(d_out)]
-    )
-    net.compile(optimizer=SGD(0.01), loss=mse)
     x, y = _data(model, samples)
-    times = _timed_epochs(
-        lambda: net.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=False), epochs
+    start = time.perf_counter()
+    net.fit(
+        x, y, batch_size=batch, epochs=epochs, verbose=0, shuffle=False, callbacks=[EpochClock()]
     )
+    times = _epoch_times(start, ends)
+    net.predict(x[:batch], batch_size=batch, verbose=0)  # builds the predict function
     start = time.perf_counter()
     net.predict(x, batch_size=batch, verbose=0)
     return times, time.perf_counter() - start
 
 
-def run_keras(backend, model, samples, epochs):
+def run_mb(backend, model, samples, epochs, spe, jit):
+    os.environ["MB_BACKEND"] = backend
+    import mb
+
+    return run_api(mb, model, samples, epochs, spe, jit)
+
+
+def run_keras(backend, model, samples, epochs, spe, jit):
     os.environ["KERAS_BACKEND"] = backend
     import keras
 
-    d_in, hidden, d_out, _, batch = MODELS[model]
-    net = keras.Sequential(
-        [keras.Input((d_in,))]
-        + [keras.layers.Dense(h, activation="relu") for h in hidden]
-        + [keras.layers.Dense(d_out)]
-    )
-    net.compile(optimizer=keras.optimizers.SGD(0.01), loss="mse")
-    x, y = _data(model, samples)
-    times = _timed_epochs(
-        lambda: net.fit(x, y, batch_size=batch, epochs=1, verbose=0, shuffle=False), epochs
-    )
-    start = time.perf_counter()
-    net.predict(x, batch_size=batch, verbose=0)
-    return times, time.perf_counter() - start
+    return run_api(keras, model, samples, epochs, spe, jit)
 
 
-def _native_jax(model, samples, epochs):
+# ----- native loops: jax and tensorflow share the parameters and the forward pass ----
+
+
+def _glorot(rng, shape, fan_in, fan_out):
+    limit = (6 / (fan_in + fan_out)) ** 0.5
+    return rng.uniform(-limit, limit, size=shape).astype("float32")
+
+
+def _init_params(model):
+    """NumPy parameters: dense kernels (in, out), conv kernels HWIO, LSTM gates i,f,g,o."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+
+    def dense(a, b):
+        return [_glorot(rng, (a, b), a, b), np.zeros(b, "float32")]
+
+    def conv(cin, cout):
+        return [_glorot(rng, (3, 3, cin, cout), 9 * cin, 9 * cout), np.zeros(cout, "float32")]
+
+    if model == "tiny":
+        return dense(8, 1)
+    if model == "mlp":
+        return dense(784, 512) + dense(512, 512) + dense(512, 10)
+    if model == "cnn":
+        return conv(1, 32) + conv(32, 64) + dense(5 * 5 * 64, 10)
+    gates = 4 * LSTM_UNITS
+    return [
+        _glorot(rng, (LSTM_FEATURES, gates), LSTM_FEATURES, gates),
+        _glorot(rng, (LSTM_UNITS, gates), LSTM_UNITS, gates),
+        np.zeros(gates, "float32"),
+        *dense(LSTM_UNITS, 1),
+    ]
+
+
+def _forward(nn, model, p, x):
+    """The model's logits / predictions over an engine's ``nn`` namespace (below)."""
+    if model == "tiny":
+        return x @ p[0] + p[1]
+    if model == "mlp":
+        x = nn.relu(x @ p[0] + p[1])
+        x = nn.relu(x @ p[2] + p[3])
+        return x @ p[4] + p[5]
+    if model == "cnn":
+        x = nn.pool(nn.relu(nn.conv(x, p[0]) + p[1]))
+        x = nn.pool(nn.relu(nn.conv(x, p[2]) + p[3]))
+        return nn.flatten(x) @ p[4] + p[5]
+    return nn.lstm(x, p[0], p[1], p[2]) @ p[3] + p[4]
+
+
+def _lstm_cell(nn, x_t, h, c, kernel, recurrent, bias):
+    i, f, g, o = nn.split4(x_t @ kernel + h @ recurrent + bias)
+    c = nn.sigmoid(f) * c + nn.sigmoid(i) * nn.tanh(g)
+    return nn.sigmoid(o) * nn.tanh(c), c
+
+
+def _jax_nn():
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+
+    class JaxNN:
+        relu, sigmoid, tanh = jax.nn.relu, jax.nn.sigmoid, jnp.tanh
+
+        @staticmethod
+        def conv(x, w):
+            return lax.conv_general_dilated(
+                x, w, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")
+            )
+
+        @staticmethod
+        def pool(x):
+            return lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+        @staticmethod
+        def flatten(x):
+            return x.reshape(x.shape[0], -1)
+
+        @staticmethod
+        def split4(z):
+            return jnp.split(z, 4, axis=-1)
+
+        @staticmethod
+        def lstm(x, kernel, recurrent, bias):
+            def step(carry, x_t):
+                return _lstm_cell(JaxNN, x_t, *carry, kernel, recurrent, bias), None
+
+            zeros = jnp.zeros((x.shape[0], LSTM_UNITS), x.dtype)
+            (h, _), _ = lax.scan(step, (zeros, zeros), jnp.swapaxes(x, 0, 1))
+            return h
+
+    return JaxNN
+
+
+def _native_jax(model, samples, epochs, jit):
+    del jit  # the native jax step is always jitted
     import jax
     import jax.numpy as jnp
     import numpy as np
 
-    d_in, hidden, d_out, _, batch = MODELS[model]
-    sizes = [d_in, *hidden, d_out]
-    rng = np.random.default_rng(0)
-    params = [
-        (jnp.asarray(rng.normal(size=(a, b)).astype("float32") * np.sqrt(2 / a)), jnp.zeros(b))
-        for a, b in itertools.pairwise(sizes)
-    ]
+    nn, (_, batch, loss_name) = _jax_nn(), MODELS[model]
 
-    def forward(params, x):
-        for i, (w, b) in enumerate(params):
-            x = x @ w + b
-            if i < len(params) - 1:
-                x = jax.nn.relu(x)
-        return x
+    def loss_fn(params, x, y):
+        out = _forward(nn, model, params, x)
+        if loss_name == "mse":
+            return jnp.mean((out - y) ** 2)
+        logp = jax.nn.log_softmax(out)
+        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
 
-    @jax.jit
-    def step(params, x, y):
-        loss, grads = jax.value_and_grad(lambda p: jnp.mean((forward(p, x) - y) ** 2))(params)
-        return jax.tree_util.tree_map(lambda p, g: p - 0.01 * g, params, grads), loss
+    def adam(p, g, m, v, alpha):
+        m = m + (g - m) * (1 - BETA_1)
+        v = v + (g * g - v) * (1 - BETA_2)
+        return p - alpha * m / (jnp.sqrt(v) + EPSILON), m, v
 
-    predict = jax.jit(forward)
+    def step(state, x, y):
+        params, ms, vs, t = state
+        loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+        t = t + 1
+        alpha = LR * jnp.sqrt(1 - BETA_2**t) / (1 - BETA_1**t)
+        new = [adam(*a, alpha) for a in zip(params, grads, ms, vs, strict=True)]
+        return ([n[0] for n in new], [n[1] for n in new], [n[2] for n in new], t), loss
+
+    step = jax.jit(step, donate_argnums=0)  # the state is donated, as Keras's jax trainer does
+    predict = jax.jit(lambda params, x: _forward(nn, model, params, x))
+    params = [jnp.asarray(a) for a in _init_params(model)]
+    zeros = [jnp.zeros_like(a) for a in params]
+    state = (params, zeros, [jnp.zeros_like(a) for a in params], jnp.float32(0))
     x, y = _data(model, samples)
-    state = {"params": params}
-
-    def epoch():
-        p = state["params"]
+    start, ends = time.perf_counter(), []
+    for _ in range(epochs):
         for i in range(0, samples, batch):
-            p, loss = step(p, jnp.asarray(x[i : i + batch]), jnp.asarray(y[i : i + batch]))
+            state, loss = step(state, jnp.asarray(x[i : i + batch]), jnp.asarray(y[i : i + batch]))
         float(loss)
-        state["params"] = p
-
-    times = _timed_epochs(epoch, epochs)
+        ends.append(time.perf_counter())
+    times = _epoch_times(start, ends)
+    np.asarray(predict(state[0], jnp.asarray(x[:batch])))
     start = time.perf_counter()
     for i in range(0, samples, batch):
-        np.asarray(predict(state["params"], jnp.asarray(x[i : i + batch])))
+        np.asarray(predict(state[0], jnp.asarray(x[i : i + batch])))
     return times, time.perf_counter() - start
 
 
-def _native_torch(model, samples, epochs):
-    import torch
-
-    d_in, hidden, d_out, _, batch = MODELS[model]
-    layers, prev = [], d_in
-    for h in hidden:
-        layers += [torch.nn.Linear(prev, h), torch.nn.ReLU()]
-        prev = h
-    net = torch.nn.Sequential(*layers, torch.nn.Linear(prev, d_out))
-    opt = torch.optim.SGD(net.parameters(), lr=0.01)
-    x, y = (torch.from_numpy(a) for a in _data(model, samples))
-
-    def epoch():
-        for i in range(0, samples, batch):
-            opt.zero_grad()
-            loss = torch.mean((net(x[i : i + batch]) - y[i : i + batch]) ** 2)
-            loss.backward()
-            opt.step()
-        float(loss)
-
-    times = _timed_epochs(epoch, epochs)
-    start = time.perf_counter()
-    with torch.no_grad():
-        for i in range(0, samples, batch):
-            net(x[i : i + batch]).numpy()
-    return times, time.perf_counter() - start
-
-
-def _native_tensorflow(model, samples, epochs):
-    import numpy as np
+def _tf_nn():
     import tensorflow as tf
 
-    d_in, hidden, d_out, _, batch = MODELS[model]
-    sizes = [d_in, *hidden, d_out]
-    rng = np.random.default_rng(0)
-    params = []
-    for a, b in itertools.pairwise(sizes):
-        params += [
-            tf.Variable((rng.normal(size=(a, b)) * np.sqrt(2 / a)).astype("float32")),
-            tf.Variable(tf.zeros(b)),
-        ]
+    class TfNN:
+        relu, sigmoid, tanh = tf.nn.relu, tf.sigmoid, tf.tanh
 
-    def forward(x):
-        for i in range(0, len(params), 2):
-            x = x @ params[i] + params[i + 1]
-            if i < len(params) - 2:
-                x = tf.nn.relu(x)
-        return x
+        @staticmethod
+        def conv(x, w):
+            return tf.nn.conv2d(x, w, 1, "VALID")
 
-    @tf.function
+        @staticmethod
+        def pool(x):
+            return tf.nn.max_pool2d(x, 2, 2, "VALID")
+
+        @staticmethod
+        def flatten(x):
+            return tf.reshape(x, (tf.shape(x)[0], -1))
+
+        @staticmethod
+        def split4(z):
+            return tf.split(z, 4, axis=-1)
+
+        @staticmethod
+        def lstm(x, kernel, recurrent, bias):
+            h = c = tf.zeros((tf.shape(x)[0], LSTM_UNITS))
+            for t in tf.range(LSTM_STEPS):  # AutoGraph: a tf.while_loop carrying h, c
+                h, c = _lstm_cell(TfNN, x[:, t], h, c, kernel, recurrent, bias)
+            return h
+
+    return TfNN
+
+
+def _native_tensorflow(model, samples, epochs, jit):
+    import tensorflow as tf
+
+    nn, (_, batch, loss_name) = _tf_nn(), MODELS[model]
+    params = [tf.Variable(a) for a in _init_params(model)]
+    ms = [tf.Variable(tf.zeros_like(p)) for p in params]
+    vs = [tf.Variable(tf.zeros_like(p)) for p in params]
+    t = tf.Variable(0.0)
+    xla = jit is True
+
+    @tf.function(jit_compile=xla)
     def step(x, y):
         with tf.GradientTape() as tape:
-            loss = tf.reduce_mean((forward(x) - y) ** 2)
-        for p, g in zip(params, tape.gradient(loss, params), strict=True):
-            p.assign_sub(0.01 * g)
+            out = _forward(nn, model, params, x)
+            if loss_name == "mse":
+                loss = tf.reduce_mean((out - y) ** 2)
+            else:
+                ce = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=out)
+                loss = tf.reduce_mean(ce)
+        grads = tape.gradient(loss, params)
+        t.assign_add(1.0)
+        alpha = LR * tf.sqrt(1 - BETA_2**t) / (1 - BETA_1**t)
+        for p, g, m, v in zip(params, grads, ms, vs, strict=True):
+            m.assign_add((g - m) * (1 - BETA_1))
+            v.assign_add((g * g - v) * (1 - BETA_2))
+            p.assign_sub(alpha * m / (tf.sqrt(v) + EPSILON))
         return loss
 
-    predict = tf.function(forward)
+    predict = tf.function(lambda x: _forward(nn, model, params, x), jit_compile=xla)
     x, y = _data(model, samples)
-
-    def epoch():
+    start, ends = time.perf_counter(), []
+    for _ in range(epochs):
         for i in range(0, samples, batch):
             loss = step(tf.constant(x[i : i + batch]), tf.constant(y[i : i + batch]))
         float(loss)
-
-    times = _timed_epochs(epoch, epochs)
+        ends.append(time.perf_counter())
+    times = _epoch_times(start, ends)
+    predict(tf.constant(x[:batch])).numpy()
     start = time.perf_counter()
     for i in range(0, samples, batch):
         predict(tf.constant(x[i : i + batch])).numpy()
     return times, time.perf_counter() - start
 
 
-def run_native(backend, model, samples, epochs):
-    return {"jax": _native_jax, "torch": _native_torch, "tensorflow": _native_tensorflow}[backend](
-        model, samples, epochs
+def _torch_net(model):
+    import torch
+    from torch import nn
+
+    if model == "tiny":
+        return nn.Linear(8, 1)
+    if model == "mlp":
+        return nn.Sequential(
+            nn.Linear(784, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 10)
+        )
+    if model == "cnn":
+        return nn.Sequential(
+            nn.Conv2d(1, 32, 3),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Conv2d(32, 64, 3),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Flatten(),
+            nn.Linear(5 * 5 * 64, 10),
+        )
+
+    class LSTMRegressor(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(LSTM_FEATURES, LSTM_UNITS, batch_first=True)
+            self.head = nn.Linear(LSTM_UNITS, 1)
+
+        def forward(self, x):
+            _, (h, _) = self.lstm(x)
+            return self.head(h[-1])
+
+    return LSTMRegressor()
+
+
+def _native_torch(model, samples, epochs, jit):
+    del jit  # the native torch loop always runs eagerly
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+
+    _, batch, loss_name = MODELS[model]
+    torch.manual_seed(0)
+    net = _torch_net(model)
+    opt = torch.optim.Adam(net.parameters(), lr=LR, betas=(BETA_1, BETA_2), eps=EPSILON)
+    x, y = _data(model, samples)
+    if model == "cnn":
+        x = np.ascontiguousarray(x.transpose(0, 3, 1, 2))  # NHWC -> NCHW, outside the clock
+    x, y = (
+        torch.from_numpy(x),
+        torch.from_numpy(y.astype("int64" if loss_name != "mse" else "float32")),
     )
+    loss_fn = F.mse_loss if loss_name == "mse" else F.cross_entropy
+    start, ends = time.perf_counter(), []
+    for _ in range(epochs):
+        for i in range(0, samples, batch):
+            opt.zero_grad()
+            loss = loss_fn(net(x[i : i + batch]), y[i : i + batch])
+            loss.backward()
+            opt.step()
+        float(loss)
+        ends.append(time.perf_counter())
+    times = _epoch_times(start, ends)
+    with torch.no_grad():
+        net(x[:batch]).numpy()
+        start = time.perf_counter()
+        for i in range(0, samples, batch):
+            net(x[i : i + batch]).numpy()
+    return times, time.perf_counter() - start
+
+
+def run_native(backend, model, samples, epochs, spe, jit):
+    del spe  # one step per call: the native loops are the per-step reference
+    runner = {"jax": _native_jax, "torch": _native_torch, "tensorflow": _native_tensorflow}
+    return runner[backend](model, samples, epochs, jit)
 
 
 RUNNERS = {"mb": run_mb, "keras": run_keras, "native": run_native}
+
+
+# ----- one row per subprocess ------------------------------------------------------
 
 
 def _pin_threads(backend):
@@ -255,94 +457,158 @@ def _pin_threads(backend):
         tf.config.threading.set_inter_op_parallelism_threads(1)
 
 
-def child(framework, backend, model, samples, epochs):
+def child(spec):
     import resource
+    import traceback
 
-    _pin_threads(backend)
-    times, predict_s = RUNNERS[framework](backend, model, samples, epochs)
-    steady = sorted(times[1:])[len(times[1:]) // 2] if len(times) > 1 else times[0]
-    print(
-        json.dumps(
-            {
-                "first_epoch_s": times[0],
-                "samples_per_s": samples / steady,
-                "predict_per_s": samples / predict_s,
-                "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            }
-        )
-    )
+    _pin_threads(spec["backend"])
+    args = [spec[k] for k in ("backend", "model", "samples", "epochs", "spe", "jit")]
+    try:
+        times, predict_s = RUNNERS[spec["framework"]](*args)
+    except Exception as error:  # reported in the table, traceback on stderr
+        traceback.print_exc()
+        text = " ".join(f"{type(error).__name__}: {error}".split())
+        refused = spec["framework"] == "keras" and "steps_per_execution" in str(error)
+        print(json.dumps({"refused" if refused else "error": text}))
+        return
+    steady = statistics.median(times[1:]) if len(times) > 1 else times[0]
+    result = {
+        "first_epoch_s": times[0],
+        "samples_per_s": spec["samples"] / steady,
+        "predict_per_s": spec["samples"] / predict_s,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    print(json.dumps(result))
 
 
-def _spawn(framework, backend, model, samples, epochs):
+def _spawn(spec):
     env = {
         **os.environ,
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "TF_NUM_INTRAOP_THREADS": "1",
+        "TF_NUM_INTEROP_THREADS": "1",
         "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
         "TF_CPP_MIN_LOG_LEVEL": "3",
-        "MB_BACKEND": backend,
-        "KERAS_BACKEND": backend,
+        "MB_BACKEND": spec["backend"],
+        "KERAS_BACKEND": spec["backend"],
     }
-    args = [sys.executable, __file__, "--child", framework, backend, model, str(samples)]
-    args.append(str(epochs))
-    result = subprocess.run(args, capture_output=True, text=True, env=env, timeout=1800)
+    args = [sys.executable, __file__, "--child", json.dumps(spec)]
+    try:
+        result = subprocess.run(args, capture_output=True, text=True, env=env, timeout=3600)
+    except subprocess.TimeoutExpired:
+        return {"error": "timed out after 3600 s"}
     lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
-    if result.returncode != 0 or not lines:
-        return {"error": (result.stderr.strip().splitlines() or ["no output"])[-1][:120]}
+    if result.returncode != 0 or not lines or "error" in json.loads(lines[-1]):
+        tail = "\n".join(result.stderr.strip().splitlines()[-15:])
+        print(
+            f"--- {spec['framework']}/{spec['backend']}/{spec['model']} failed:\n{tail}",
+            file=sys.stderr,
+        )
+    if not lines:
+        return {"error": (result.stderr.strip().splitlines() or ["no output"])[-1]}
     return json.loads(lines[-1])
+
+
+def _table(results, names):
+    rows = [
+        "| model | backend | framework | samples/s | first epoch s | predict/s | peak RSS MB "
+        "| mb/native | mb/keras |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for (model, backend), by_fw in results.items():
+        best = {}
+        for fw, runs in by_fw.items():
+            ok = [r for r in runs if "samples_per_s" in r]
+            best[fw] = max(ok, key=lambda r: r["samples_per_s"]) if ok else runs[0]
+        mb = best.get("mb", {}).get("samples_per_s")
+        for fw in names:
+            if fw not in best:
+                continue
+            r = best[fw]
+            if "samples_per_s" not in r:
+                kind = "refused" if "refused" in r else "error"
+                rows.append(f"| {model} | {backend} | {fw} | {kind}: {r[kind][:160]} | | | | | |")
+                continue
+            ratios = ["", ""]
+            for i, other in enumerate(("native", "keras")):
+                o = best.get(other, {}).get("samples_per_s")
+                if fw == "mb" and mb and o:
+                    ratios[i] = f"{mb / o:.2f}"
+            rows.append(
+                f"| {model} | {backend} | {fw} | {r['samples_per_s']:.0f} | "
+                f"{r['first_epoch_s']:.2f} | {r['predict_per_s']:.0f} | "
+                f"{r['peak_rss_mb']:.0f} | {ratios[0]} | {ratios[1]} |"
+            )
+    return "\n".join(rows)
+
+
+def _jit_value(text):
+    return {"auto": "auto", "on": True, "off": False}[text]
 
 
 def main():
     parser = argparse.ArgumentParser(description="mb vs Keras 3 vs native training speed")
-    parser.add_argument("--backends", default="jax,torch,tensorflow")
-    parser.add_argument("--models", default="tiny,mlp")
-    parser.add_argument("--frameworks", default="mb,native,keras")
-    parser.add_argument("--epochs", type=int, default=3)
-    parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--full", action="store_true")
-    parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--backends", default=",".join(BACKENDS))
+    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--frameworks", default=",".join(FRAMEWORKS))
+    parser.add_argument("--epochs", type=int, default=3, help="epochs per run (>= 2)")
+    parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds (best kept)")
+    parser.add_argument("--full", action="store_true", help="10x samples, at least 3 rounds")
+    parser.add_argument("--samples-scale", type=float, default=1.0, help="multiply the sizes")
+    parser.add_argument("--steps-per-execution", type=int, default=1, help="mb and Keras")
+    parser.add_argument(
+        "--jit",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="jit_compile of mb and Keras; 'on' also puts XLA on native TF",
+    )
+    parser.add_argument("--json", help="also write the raw results to this file")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        framework, backend, model, samples, epochs = args.child
-        child(framework, backend, model, int(samples), int(epochs))
+        child(json.loads(args.child))
         return
-    results = {}
-    for _ in range(args.rounds if not args.full else max(args.rounds, 3)):
-        for model in args.models.split(","):
-            samples = FULL_SAMPLES[model] if args.full else MODELS[model][3]
-            for backend in args.backends.split(","):
-                for framework in args.frameworks.split(","):  # interleaved
-                    r = _spawn(framework, backend, model, samples, args.epochs)
-                    results.setdefault((model, backend), {}).setdefault(framework, []).append(r)
+    names = args.frameworks.split(",")
+    for value, known in (
+        (names, FRAMEWORKS),
+        (args.backends.split(","), BACKENDS),
+        (args.models.split(","), tuple(MODELS)),
+    ):
+        if unknown := sorted(set(value) - set(known)):
+            parser.error(f"unknown {unknown}; choose among {', '.join(known)}")
+    if args.epochs < 2:
+        parser.error("--epochs must be >= 2: the first epoch compiles, the others are timed")
+    rounds = max(args.rounds, 3) if args.full else args.rounds
+    results, raw = {}, []
     print(
-        "| model | backend | framework | samples/s | first epoch s | predict/s | peak RSS MB "
-        "| mb/native | mb/keras |"
+        f"# {rounds} round(s), {args.epochs} epochs, steps_per_execution="
+        f"{args.steps_per_execution}, jit={args.jit}, 1 thread per run",
+        flush=True,
     )
-    print("|---|---|---|---|---|---|---|---|---|")
-    for (model, backend), by_fw in results.items():
-        best = {}
-        for fw, runs in by_fw.items():
-            ok = [r for r in runs if "error" not in r]
-            best[fw] = max(ok, key=lambda r: r["samples_per_s"]) if ok else runs[0]
-        mb = best.get("mb", {}).get("samples_per_s")
-        for fw, r in best.items():
-            if "error" in r:
-                print(f"| {model} | {backend} | {fw} | error: {r['error']} | | | | | |")
-                continue
-            ratio_n = ratio_k = ""
-            if fw == "mb" and mb:
-                for other, name in (("native", "n"), ("keras", "k")):
-                    o = best.get(other, {}).get("samples_per_s")
-                    if o:
-                        if name == "n":
-                            ratio_n = f"{mb / o:.2f}"
-                        else:
-                            ratio_k = f"{mb / o:.2f}"
-            print(
-                f"| {model} | {backend} | {fw} | {r['samples_per_s']:.0f} | "
-                f"{r['first_epoch_s']:.2f} | {r['predict_per_s']:.0f} | "
-                f"{r['peak_rss_mb']:.0f} | {ratio_n} | {ratio_k} |"
-            )
+    for _ in range(rounds):
+        for model in args.models.split(","):
+            samples = _samples(model, args.full, args.samples_scale)
+            for backend in args.backends.split(","):
+                for framework in names:  # interleaved
+                    spec = {
+                        "framework": framework,
+                        "backend": backend,
+                        "model": model,
+                        "samples": samples,
+                        "epochs": args.epochs,
+                        "spe": args.steps_per_execution,
+                        "jit": _jit_value(args.jit),
+                    }
+                    r = _spawn(spec)
+                    raw.append({**spec, **r})
+                    print(f"# {framework}/{backend}/{model} ({samples} samples): {r}", flush=True)
+                    results.setdefault((model, backend), {}).setdefault(framework, []).append(r)
+    print(_table(results, names))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(raw, f, indent=1)
 
 
 if __name__ == "__main__":
