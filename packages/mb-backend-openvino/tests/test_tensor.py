@@ -82,3 +82,15 @@ def test_out_of_bounds_index_and_item_assignment_are_refused(x):
         x[5]
     with pytest.raises(TypeError, match="immutable"):
         x[0] = 1.0
+
+
+def test_eight_bit_arithmetic_wraps_around_as_numpy():
+    # OpenVINO's CPU saturates int8/uint8 sums; the backend keeps NumPy's wrapping.
+    a = np.array([120, -100, 3], "int8")
+    b = np.array([10, -100, -2], "int8")
+    with np.errstate(over="ignore"):
+        for op in ("__add__", "__sub__", "__mul__"):
+            got = _np(getattr(core.convert_to_tensor(a), op)(core.convert_to_tensor(b)))
+            np.testing.assert_array_equal(got, getattr(a, op)(b))
+        u = np.array([250, 7], "uint8")
+        np.testing.assert_array_equal(_np(core.convert_to_tensor(u) + u), u + u)

@@ -27,9 +27,23 @@ _FLOAT = (float,)
 
 def _bool_or(fn, bool_fn):
     def build(a, b, dtype):
-        return bool_fn(a, b) if dtype == "bool" else fn(a, b)
+        if dtype == "bool":
+            return bool_fn(a, b)
+        if dtype in ("int8", "uint8"):
+            # OpenVINO's CPU saturates 8-bit arithmetic; NumPy wraps around.
+            return wrap8(fn(cv(a, "int32"), cv(b, "int32")).output(0), dtype)
+        return fn(a, b)
 
     return build
+
+
+def wrap8(wide, dtype):
+    """An int32 node reduced modulo 256 into int8/uint8, as two's-complement wrapping."""
+    mask = opset.constant(np.int32(255))
+    if dtype == "int8":
+        offset = opset.bitwise_and(opset.add(wide, opset.constant(np.int32(128))), mask)
+        return cv(opset.add(offset, opset.constant(np.int32(-128))).output(0), dtype)
+    return cv(opset.bitwise_and(wide, mask).output(0), dtype)
 
 
 def add(x1, x2):
