@@ -59,6 +59,8 @@ class Normalization(_Preprocessing):
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         super().__init__(**kwargs)
         self.built = False
+        # Inputs become float tensors, so NumPy data has a shape to build from on every backend.
+        self._convert_input_args = True
         self.axis = (axis,) if isinstance(axis, int) else tuple(axis or ())
         if (mean is None) != (variance is None):
             raise ValueError(
