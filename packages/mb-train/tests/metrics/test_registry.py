@@ -264,3 +264,16 @@ def test_user_metric_classes_serialize_with_their_module():
     assert serialized["registered_name"] == "Custom"
     again = metrics.deserialize(serialized, custom_objects={"Custom": Custom})
     assert type(again) is Custom and again.name == "c"
+
+
+def test_metrics_say_which_way_is_better_as_keras_does():
+    # Callbacks with mode="auto" read `_direction` from the model's metrics in Keras 3.
+    up = [metrics.Accuracy(), metrics.AUC(), metrics.Recall(), metrics.MeanIoU(2)]
+    up += [metrics.F1Score(), metrics.R2Score(), metrics.CosineSimilarity()]
+    up += [metrics.SpecificityAtSensitivity(0.5), metrics.PearsonCorrelation()]
+    down = [metrics.MeanSquaredError(), metrics.RootMeanSquaredError(), metrics.Hinge()]
+    down += [metrics.MeanMetricWrapper(metrics.huber), metrics.SparseCategoricalCrossentropy()]
+    assert [m._direction for m in up] == ["up"] * len(up)
+    assert [m._direction for m in down] == ["down"] * len(down)
+    assert not hasattr(metrics.MeanMetricWrapper(lambda t, p: p), "_direction")
+    assert not hasattr(metrics.TruePositives(), "_direction")

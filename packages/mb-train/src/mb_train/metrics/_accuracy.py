@@ -122,6 +122,8 @@ class Accuracy(MeanMetricWrapper):
     0.75
     """
 
+    _direction = "up"
+
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name=name, dtype=dtype)
 
@@ -145,6 +147,8 @@ class BinaryAccuracy(MeanMetricWrapper):
     0.75
     """
 
+    _direction = "up"
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
         self.threshold = threshold
@@ -164,6 +168,8 @@ class CategoricalAccuracy(MeanMetricWrapper):
     0.5
     """
 
+    _direction = "up"
+
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name=name, dtype=dtype)
 
@@ -181,6 +187,8 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
     >>> round(float(m.result()), 4)
     0.3
     """
+
+    _direction = "up"
 
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
@@ -204,6 +212,8 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
     >>> float(m.result())
     0.5
     """
+
+    _direction = "up"
 
     def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
         super().__init__(top_k_categorical_accuracy, name=name, dtype=dtype, k=k)
@@ -229,6 +239,8 @@ class SparseTopKCategoricalAccuracy(MeanMetricWrapper):
     >>> float(m.result())
     0.5
     """
+
+    _direction = "up"
 
     def __init__(
         self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None, from_sorted_ids=False

@@ -27,6 +27,7 @@ class _AtConstraint(Metric):
 
     _constrained = None
     _maximized = None
+    _direction = "up"
 
     def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
         arg = self._constrained

@@ -76,6 +76,8 @@ class AUC(Metric):
     0.75
     """
 
+    _direction = "up"
+
     def __init__(
         self,
         num_thresholds=200,

@@ -79,6 +79,7 @@ class FalseNegatives(_ConditionCount):
 
 class _PrecisionRecall(Metric):
     _other = None  # FP for precision, FN for recall
+    _direction = "up"
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)

@@ -64,6 +64,8 @@ class PearsonCorrelation(MeanMetricWrapper):
     0.982
     """
 
+    _direction = "up"
+
     def __init__(self, name="pearson_correlation", dtype=None, axis=-1):
         super().__init__(pearson_correlation, name=name, dtype=dtype, axis=axis)
         self.axis = axis
@@ -87,6 +89,8 @@ class ConcordanceCorrelation(MeanMetricWrapper):
     >>> round(float(m.result()), 4)
     0.8571
     """
+
+    _direction = "up"
 
     def __init__(self, name="concordance_correlation", dtype=None, axis=-1):
         super().__init__(concordance_correlation, name=name, dtype=dtype, axis=axis)

@@ -33,6 +33,8 @@ class FBetaScore(Metric):
     [0.385, 0.909, 0.833]
     """
 
+    _direction = "up"
+
     def __init__(self, average=None, beta=1.0, threshold=None, name="fbeta_score", dtype=None):
         super().__init__(name=name, dtype=dtype)
         if average not in _AVERAGES:

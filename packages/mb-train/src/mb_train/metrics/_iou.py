@@ -20,6 +20,8 @@ def confusion_matrix(labels, predictions, num_classes, weights, dtype):
 
 
 class _IoUBase(Metric):
+    _direction = "up"
+
     def __init__(
         self,
         num_classes,

@@ -29,6 +29,8 @@ class R2Score(Metric):
     0.5714
     """
 
+    _direction = "up"
+
     def __init__(
         self, class_aggregation="uniform_average", num_regressors=0, name="r2_score", dtype=None
     ):

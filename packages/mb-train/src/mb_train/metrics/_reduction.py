@@ -1,6 +1,7 @@
 """`Sum`, `Mean` and `MeanMetricWrapper`: weighted running sums and means."""
 
 from mb_ops import ops
+from mb_train import losses
 from mb_train.metrics import _serialize, _shapes
 from mb_train.metrics._metric import Metric
 
@@ -136,6 +137,10 @@ class MeanMetricWrapper(Mean):
         super().__init__(name=name, dtype=dtype)
         self._fn = fn
         self._fn_kwargs = kwargs
+        # A loss function is minimized (read by callbacks with mode="auto", as in Keras).
+        name = getattr(fn, "__name__", None)
+        if name is not None and getattr(losses, name, None) is fn:
+            self._direction = "down"
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         mask = _shapes.mask_of(y_pred)

@@ -103,6 +103,8 @@ class RootMeanSquaredError(Mean):
     0.5
     """
 
+    _direction = "down"
+
     def __init__(self, name="root_mean_squared_error", dtype=None):
         super().__init__(name=name, dtype=dtype)
 
@@ -141,6 +143,8 @@ class CosineSimilarity(_NameDtypeConfig, MeanMetricWrapper):
     >>> round(float(m.result()), 4)
     0.5
     """
+
+    _direction = "up"
 
     def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
         super().__init__(cosine_similarity, name=name, dtype=dtype, axis=axis)
