@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 import mb_layers
+import mb_saving
 from mb_ops import ops
 from mb_train import callbacks as cb
+from mb_train import optimizers
 from mb_train.models import Model
 
 
@@ -119,7 +121,7 @@ def test_model_checkpoint_writes_loadable_weights_per_epoch(standins, tmp_path):
     x, y = _data()
     model = _model(standins)
     weights = []
-    path = str(tmp_path / "ckpt-{epoch:02d}.weights.npz")
+    path = str(tmp_path / "ckpt-{epoch:02d}.weights.h5")
     model.fit(
         x,
         y,
@@ -130,12 +132,33 @@ def test_model_checkpoint_writes_loadable_weights_per_epoch(standins, tmp_path):
             cb.LambdaCallback(on_epoch_end=lambda e, l: weights.append(model.get_weights())),
         ],
     )
-    assert sorted(os.listdir(tmp_path)) == ["ckpt-01.weights.npz", "ckpt-02.weights.npz"]
-    with np.load(tmp_path / "ckpt-01.weights.npz") as data:
-        for i, w in enumerate(weights[0]):
-            np.testing.assert_array_equal(data[f"{i:04d}"], w)
-    with pytest.raises(NotImplementedError, match="save_weights_only=True"):
-        cb.ModelCheckpoint(path)
+    assert sorted(os.listdir(tmp_path)) == ["ckpt-01.weights.h5", "ckpt-02.weights.h5"]
+    fresh = _model(standins)
+    fresh.load_weights(tmp_path / "ckpt-01.weights.h5")
+    for a, b in zip(fresh.get_weights(), weights[0], strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_model_checkpoint_saves_whole_models_as_keras_files(tmp_path):
+    x, y = _data()
+    inp = mb_layers.Input((3,))
+    model = Model(inp, mb_layers.layers.Dense(1)(inp))
+    model.compile(optimizer=optimizers.SGD(0.05, momentum=0.9), loss="mse")
+    path = str(tmp_path / "best.keras")
+    checkpoint = cb.ModelCheckpoint(path, monitor="loss", save_best_only=True)
+    model.fit(x, y, epochs=3, verbose=0, callbacks=[checkpoint])
+    loaded = mb_saving.load_model(path)
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
+    assert int(loaded.optimizer.iterations.numpy()) == int(model.optimizer.iterations.numpy())
+
+
+@pytest.mark.parametrize(
+    ("filepath", "weights_only", "message"),
+    [("m.weights.npz", True, "'.weights.h5'"), ("m.h5", False, "'.keras'")],
+)
+def test_model_checkpoint_checks_the_extension_like_keras(filepath, weights_only, message):
+    with pytest.raises(ValueError, match=message):
+        cb.ModelCheckpoint(filepath, save_weights_only=weights_only)
 
 
 def test_backup_and_restore_resumes_after_an_interruption(standins, tmp_path):

@@ -77,12 +77,14 @@ class CSVLogger(Callback):
 
 
 class ModelCheckpoint(Callback):
-    """Saves the weights at the end of epochs (or every `save_freq` batches).
+    """Saves the model (or its weights) at the end of epochs, or every `save_freq` batches.
 
-    Until mb's model files exist (mb-saving), only ``save_weights_only=True`` is
-    supported; weights are written as ``.npz`` (through a temporary file, then a
-    rename, so a crash never leaves a half-written checkpoint). `filepath` may hold
-    ``{epoch}`` and log keys, e.g. ``"ckpt-{epoch:02d}-{val_loss:.2f}.weights.npz"``.
+    As in Keras: with ``save_weights_only=True`` the path ends in ``.weights.h5``
+    and ``model.save_weights`` writes it, else it ends in ``.keras`` and
+    ``model.save`` writes the whole model (config, weights, optimizer state).
+    Both go through mb-saving, which writes a temporary file and renames it, so a
+    crash never leaves a half-written checkpoint. `filepath` may hold ``{epoch}``
+    and log keys, e.g. ``"ckpt-{epoch:02d}-{val_loss:.2f}.keras"``.
     """
 
     _needs_batch_logs = True
@@ -99,11 +101,19 @@ class ModelCheckpoint(Callback):
         initial_value_threshold=None,
     ):
         super().__init__()
-        if not save_weights_only:
-            raise NotImplementedError(
-                "ModelCheckpoint can only save weights until mb-saving is installed: pass "
-                "save_weights_only=True."
+        filepath = os.fspath(filepath)
+        if save_weights_only and not filepath.endswith(".weights.h5"):
+            raise ValueError(
+                "With save_weights_only=True, ModelCheckpoint's filepath must end in "
+                f"'.weights.h5' (the Keras weights format). Received: filepath={filepath!r}."
             )
+        if not save_weights_only and not filepath.endswith(".keras"):
+            raise ValueError(
+                "ModelCheckpoint's filepath must end in '.keras' (the Keras model format), or "
+                "pass save_weights_only=True with a '.weights.h5' path. Received: "
+                f"filepath={filepath!r}."
+            )
+        self.save_weights_only = save_weights_only
         if save_freq != "epoch" and not (isinstance(save_freq, int) and save_freq > 0):
             raise ValueError(f"`save_freq` must be 'epoch' or a positive int. Got {save_freq!r}.")
         self.filepath, self.monitor, self.verbose = os.fspath(filepath), monitor, verbose
@@ -137,9 +147,13 @@ class ModelCheckpoint(Callback):
             if self.best is not None and not self.monitor_op(value, self.best):
                 return
             self.best = value
-        save_weights_file(self.model, path)
+        if self.save_weights_only:
+            self.model.save_weights(path, overwrite=True)
+        else:
+            self.model.save(path, overwrite=True)
         if self.verbose > 0:
-            print(f"Epoch {epoch + 1}: saving weights to {path}")
+            what = "weights" if self.save_weights_only else "model"
+            print(f"Epoch {epoch + 1}: saving {what} to {path}")
 
 
 class BackupAndRestore(Callback):
