@@ -26,6 +26,9 @@ def adafactor_rule(param, grad, r, c, v, rho_t, beta_2_t, epsilon_1, epsilon_2, 
     return ops.subtract(param, ops.multiply(alpha_t, u_hat)), r, c, v
 
 
+adafactor_rule.needs_static_shapes = True  # factoring depends on the rank
+
+
 class Adafactor(Optimizer):
     """Adafactor (``keras.optimizers.Adafactor``, Shazeer & Stern 2018).
 

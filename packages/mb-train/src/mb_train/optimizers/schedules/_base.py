@@ -21,7 +21,7 @@ class LearningRateSchedule:
         ...         return self.initial * 0.5 ** ops.cast(step, "float32")
         ...     def get_config(self):
         ...         return {"initial": self.initial}
-        >>> float(Halving(0.1)(2))
+        >>> round(float(Halving(0.1)(2)), 6)
         0.025
     """
 

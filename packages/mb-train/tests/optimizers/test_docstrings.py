@@ -1,0 +1,35 @@
+"""The examples in the optimizers' and schedules' public docstrings run and show the numbers."""
+
+import doctest
+import importlib
+
+import pytest
+
+from mb_ops import ops
+
+MODULES = [
+    "_base",
+    "_sgd",
+    "_adam",
+    "_adam_variants",
+    "_adagrad",
+    "_adafactor",
+    "_ftrl",
+    "_lion",
+    "_rmsprop",
+    "_schedule_free",
+    "_loss_scale",
+    "_registry",
+    "schedules",
+    "schedules._base",
+    "schedules._decay",
+    "schedules._cosine",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_run(name):
+    module = importlib.import_module(f"mb_train.optimizers.{name}")
+    result = doctest.testmod(module, extraglobs={"ops": ops}, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0, f"{name} has no examples"
+    assert result.failed == 0
