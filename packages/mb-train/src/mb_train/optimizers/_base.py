@@ -201,10 +201,10 @@ class Optimizer(ApplyMixin, VariablesMixin):
 
     def exclude_from_weight_decay(self, var_list=None, var_names=None):
         """Exempts variables from weight decay: those in `var_list`, and those whose name
-        contains one of the strings in `var_names` (e.g. ``["bias"]``)."""
+        matches one of the patterns in `var_names` (``re.search``, e.g. ``["bias"]``)."""
         self._exclude_ids = {id(v) for v in var_list or ()}
         names = list(var_names or ())
-        self._exclude_pattern = re.compile("|".join(map(re.escape, names))) if names else None
+        self._exclude_pattern = re.compile("|".join(names)) if names else None
         self._decay_cache = {}
 
     def _use_weight_decay(self, variable):

@@ -9,7 +9,9 @@ def is_number(value):
 
 
 def learning_rate_value(value, who):
-    """A float learning rate from a Python or NumPy number; refuses negatives and NaN."""
+    """A float learning rate from a number or a scalar tensor; refuses negatives and NaN."""
+    if not is_number(value) and tuple(getattr(value, "shape", (None,))) == ():
+        value = float(value)
     if not is_number(value):
         raise ValueError(
             f"{who}: argument `learning_rate` should be a float, a LearningRateSchedule, or a "
