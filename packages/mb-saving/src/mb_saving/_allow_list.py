@@ -38,6 +38,9 @@ _KNOWN_UNSAFE = {
     "FlaxLayer": "it wraps arbitrary Flax modules",
 }
 _MAX_DEPTH = 200
+_OWN_PACKAGES = frozenset(
+    {"mb", "mb_graph", "mb_ops", "mb_layers", "mb_data", "mb_train", "mb_saving", "mb_export"}
+)
 
 
 def _is_object(value):
@@ -129,10 +132,12 @@ class AllowList:
         found = self.custom(registered, name)
         if found is not None:
             return Resolution("custom", found)
-        if module in (None, "builtins") or _builtins.is_keras_module(module):
+        own = isinstance(module, str) and module.split(".", 1)[0] in _OWN_PACKAGES
+        if module in (None, "builtins") or own or _builtins.is_keras_module(module):
+            # mb writes its own module for a few built-in functions (mb_layers.activations).
             families = (
                 _builtins.FUNCTION_FAMILIES
-                if module in (None, "builtins")
+                if module in (None, "builtins") or own
                 else _builtins.families_for_module(module)
             )
             hit = _builtins.find_builtin(name, families)
@@ -216,11 +221,6 @@ def _check_array(entry, where):
         raise UnsafeConfigError(
             f"{where}: an array entry must give a numeric dtype; got {dtype!r}."
         )
-
-
-_OWN_PACKAGES = frozenset(
-    {"mb", "mb_graph", "mb_ops", "mb_layers", "mb_data", "mb_train", "mb_saving", "mb_export"}
-)
 
 
 def _modeling_bases():

@@ -150,12 +150,11 @@ class Reviver:
         elif issubclass(cls, mb_layers.Sequential) and _stock(cls, mb_layers.Sequential):
             layer = self._sequential(cls, config, [*path, "config"])
         elif issubclass(cls, Lambda):
+            objects = {**self.allow.custom_objects, **self._lambda_functions(config, path)}
             layer = self._call(
                 where,
                 entry,
-                lambda: cls.from_config(
-                    config, custom_objects=self.allow.custom_objects, safe_mode=self.safe_mode
-                ),
+                lambda: cls.from_config(config, custom_objects=objects, safe_mode=self.safe_mode),
             )
         else:
             layer = self._call(where, entry, lambda: self._from_config(cls, entry))
@@ -166,6 +165,19 @@ class Reviver:
         if compile_config and self.compile_model is not None:
             self.compile_model(layer, compile_config, self, [*path, "compile_config"])
         return layer
+
+    def _lambda_functions(self, config, path):
+        # Lambda's own from_config only finds registered functions; hand it the
+        # built-in ones (e.g. "relu") the allow-list resolved.
+        found = {}
+        for key in ("function", "output_shape", "mask"):
+            value = config.get(key)
+            if isinstance(value, dict) and value.get("class_name") == "function":
+                target = self.allow.resolve(value, json_path([*path, "config", key])).target
+                for name in (value.get("registered_name"), value.get("config")):
+                    if isinstance(name, str):
+                        found[name] = target
+        return found
 
     def _build(self, layer, build_config, where, entry):
         def build():
