@@ -5,14 +5,12 @@ from mb_backend_openvino.image._color import hsv_to_rgb as hsv_to_rgb
 from mb_backend_openvino.image._color import rgb_to_grayscale as rgb_to_grayscale
 from mb_backend_openvino.image._color import rgb_to_hsv as rgb_to_hsv
 from mb_backend_openvino.image._declared import UNSUPPORTED as UNSUPPORTED
-from mb_backend_openvino.image._declared import affine_transform as affine_transform
-from mb_backend_openvino.image._declared import (
-    compute_homography_matrix as compute_homography_matrix,
-)
-from mb_backend_openvino.image._declared import elastic_transform as elastic_transform
-from mb_backend_openvino.image._declared import map_coordinates as map_coordinates
-from mb_backend_openvino.image._declared import perspective_transform as perspective_transform
 from mb_backend_openvino.image._filters import gaussian_blur as gaussian_blur
 from mb_backend_openvino.image._filters import sobel_edges as sobel_edges
 from mb_backend_openvino.image._resize import resize as resize
 from mb_backend_openvino.image._resize import scale_and_translate as scale_and_translate
+from mb_backend_openvino.image._warp import affine_transform as affine_transform
+from mb_backend_openvino.image._warp import compute_homography_matrix as compute_homography_matrix
+from mb_backend_openvino.image._warp import elastic_transform as elastic_transform
+from mb_backend_openvino.image._warp import map_coordinates as map_coordinates
+from mb_backend_openvino.image._warp import perspective_transform as perspective_transform
