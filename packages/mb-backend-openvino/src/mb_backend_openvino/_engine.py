@@ -18,6 +18,7 @@ thread hand-off costs more than it saves.
 """
 
 import collections
+import contextlib
 import threading
 
 import numpy as np
@@ -127,6 +128,9 @@ def _compile(signature, build, arrays, static, large):
 def _lookup(signature, build, arrays, static, large):
     kernel = _CACHE.get(signature)
     if kernel is not None:
+        # Least recently used first; another thread may have evicted it meanwhile.
+        with contextlib.suppress(KeyError):
+            _CACHE.move_to_end(signature)
         return kernel
     with _CACHE_LOCK:
         kernel = _CACHE.get(signature)
