@@ -186,3 +186,58 @@ def test_subclassed_model_with_train_and_test_on_batch():
     np.testing.assert_allclose(model.test_on_batch(x, y), 9.0, rtol=1e-5)
     model.train_on_batch(x, y)
     np.testing.assert_allclose(model.get_weights()[0], np.full((3, 1), 1 - 0.1 * 6), rtol=1e-5)
+
+
+@trainable_backend
+@pytest.mark.parametrize("steps_per_execution", [1, 3])
+def test_default_compiled_training_gives_the_eager_numbers(steps_per_execution):
+    # The backend's default (jax.jit, tf.function, torch's recorded replay) must
+    # train to the same weights, logs and metrics as plain eager execution, with
+    # batch norm statistics, a clipped AdamW, metrics, validation and a partial
+    # last batch.
+    from mb_train import optimizers
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((150, 6)).astype("float32")
+    y = (x[:, :3].sum(axis=1) > 0).astype("int32")
+
+    def train(run_eagerly):
+        mb_ops.random.set_random_seed(7)
+        model = Sequential(
+            [
+                mb_layers.Input((6,)),
+                layers.Dense(16, activation="relu"),
+                layers.BatchNormalization(),
+                layers.Dense(2, activation="softmax"),
+            ]
+        )
+        model.compile(
+            optimizer=optimizers.AdamW(1e-2, clipnorm=1.0),
+            loss="sparse_categorical_crossentropy",
+            metrics=["accuracy"],
+            run_eagerly=run_eagerly,
+            steps_per_execution=steps_per_execution,
+        )
+        history = model.fit(x, y, batch_size=32, epochs=3, validation_split=0.2, verbose=0)
+        return model, history.history
+
+    eager, eager_logs = train(True)
+    compiled, compiled_logs = train(False)
+    for key, values in eager_logs.items():
+        np.testing.assert_allclose(compiled_logs[key], values, rtol=1e-4, atol=1e-5)
+    for got, want in zip(compiled.get_weights(), eager.get_weights(), strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        compiled.predict(x, verbose=0), eager.predict(x, verbose=0), rtol=1e-4, atol=1e-5
+    )
+
+
+def test_get_weights_is_a_snapshot_that_later_updates_do_not_change():
+    layer = layers.Dense(2)
+    layer.build((None, 3))
+    before = layer.get_weights()
+    kernel = layer.kernel.numpy()
+    layer.kernel.assign(layer.kernel + 1.0)
+    np.testing.assert_array_equal(layer.kernel.numpy(), kernel + 1.0)
+    np.testing.assert_array_equal(layer.get_weights()[0], before[0] + 1.0)
+    np.testing.assert_array_equal(before[0], kernel)  # the earlier copies did not move

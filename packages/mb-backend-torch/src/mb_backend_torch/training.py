@@ -4,8 +4,10 @@ The primitives a trainer written once against ``mb_ops`` needs, over torch:
 
 - ``value_and_grad(fn, argnums=0, has_aux=False)``: differentiate a function of
   explicit values (tensors, or lists/tuples/dicts of them) with torch.autograd.
-- ``jit(fn, jit_compile=False, mode=None, **options)``: eager by default;
-  ``torch.compile`` when ``jit_compile=True`` or ``mode="compile"``.
+- ``jit(fn, jit_compile=False, mode=None, pure=False, **options)``: eager by
+  default; for a ``pure`` function (its Python has no effect but its result),
+  a `GraphReplay` that records the step's aten ops once per input signature and
+  replays them; ``torch.compile`` when ``jit_compile=True`` or ``mode="compile"``.
 - ``multi_step(step_fn, n)``: run ``n`` steps in one call (``steps_per_execution``).
 - ``fused_update(update_fn, params, grads, *slots, ...)``: one call that applies a
   per-tensor optimizer update to every tensor, in place when ``donate=True``.
@@ -29,6 +31,7 @@ from mb_backend_torch import _nest
 from mb_backend_torch._training_foreach import foreach_adam as foreach_adam
 from mb_backend_torch._training_foreach import foreach_sgd as foreach_sgd
 from mb_backend_torch._training_foreach import fused_update as fused_update
+from mb_backend_torch._training_replay import GraphReplay as GraphReplay
 from mb_backend_torch.numpy._helpers import t
 
 # Every training primitive is supported on torch.
@@ -141,13 +144,18 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     return wrapped
 
 
-def jit(fn, jit_compile=False, mode=None, **options):
-    """``fn`` as is (eager, the torch default), or ``torch.compile(fn)`` when asked.
+def jit(fn, jit_compile=False, mode=None, pure=False, **options):
+    """``fn`` eager, replayed from a recording, or ``torch.compile(fn)``.
 
     Args:
         fn: the function.
         jit_compile: True compiles with ``torch.compile``.
-        mode: ``"compile"`` also compiles; ``"eager"``/None does not.
+        mode: ``"compile"`` also compiles; ``"eager"`` never records; None
+            records when `pure`.
+        pure: ``fn``'s Python has no effect but its result (as ``jax.jit``
+            assumes): its aten ops are recorded on the second call per input
+            signature and replayed after (`GraphReplay`); a step that reads a
+            tensor's value into Python stays eager.
         **options: passed to ``torch.compile`` (``fullgraph``, ``dynamic``,
             ``backend``, and ``compile_mode`` for torch.compile's own ``mode``
             such as ``"reduce-overhead"``).
@@ -160,7 +168,7 @@ def jit(fn, jit_compile=False, mode=None, **options):
                 f"jit got torch.compile options {sorted(options)} without compiling. "
                 "Pass jit_compile=True (or mode='compile') to use them."
             )
-        return fn
+        return GraphReplay(fn) if pure and mode is None else fn
     if "compile_mode" in options:
         options["mode"] = options.pop("compile_mode")
     return torch.compile(fn, **options)

@@ -30,6 +30,14 @@ TRAINER_ATTRIBUTES = frozenset(
 )
 
 
+def _pure_step(method):
+    # mb's own step methods are pure functions of the state they are given, so a
+    # backend may record them once and replay (torch's GraphReplay); a user's
+    # override is not marked and runs as written on every step.
+    method._mb_pure_step = True
+    return method
+
+
 def _is_functional_call(args, kwargs):
     return len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs
 
@@ -238,6 +246,7 @@ class Model(TrainerMixin, Layer):
                 logs[metric.name] = result
         return logs
 
+    @_pure_step
     def train_step(self, data):
         """One training step on a batch (override to customize; stateful style).
 
@@ -260,6 +269,7 @@ class Model(TrainerMixin, Layer):
         self.optimizer.apply(grads, variables)
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
+    @_pure_step
     def test_step(self, data):
         """One evaluation step on a batch; returns the metrics' results."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
@@ -267,6 +277,7 @@ class Model(TrainerMixin, Layer):
         self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
+    @_pure_step
     def predict_step(self, data):
         """One prediction step on a batch; returns the model's outputs."""
         x, _, _ = unpack_x_y_sample_weight(data)

@@ -108,7 +108,12 @@ class TrainerMixin:
         if runner is None or runner.key != key:
             spe = self._steps_per_execution if mode != "predict" else 1
             runner = _runner.StepRunner(
-                method, read_only, mutable, self._compile_mode(), steps_per_execution=spe
+                method,
+                read_only,
+                mutable,
+                self._compile_mode(),
+                steps_per_execution=spe,
+                pure=getattr(method, "_mb_pure_step", False),
             )
             runner.key = key
             self._runners[mode] = runner

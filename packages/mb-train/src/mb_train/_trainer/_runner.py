@@ -54,14 +54,18 @@ class StepRunner:
         mutable: variables the step may assign (their new values are written back).
         compile: True/False, or "auto" for the backend's default compilation.
         steps_per_execution: steps per compiled call (train/test only).
-        donate: let the engine reuse the mutable state's buffers (jax).
+        pure: the method's Python has no effect but its result (mb's own steps),
+            so a backend that runs eagerly by default may record and replay it.
     """
 
-    def __init__(self, method, read_only, mutable, compile="auto", steps_per_execution=1):
+    def __init__(
+        self, method, read_only, mutable, compile="auto", steps_per_execution=1, pure=False
+    ):
         self.method = method
         self.read_only = list(read_only)
         self.mutable = list(mutable)
         self.steps_per_execution = steps_per_execution
+        self.pure = pure
         self._module = training_module()
         self._step = self._compile(self._pure, compile, donate=(1,))
         self._multi = None
@@ -87,9 +91,12 @@ class StepRunner:
         options = {"donate_argnums": donate, "autograph": False}
         if compile is True:
             options["jit_compile"] = True
+        elif self.pure:
+            options["pure"] = True
         # Options are hints: a backend that does not know one (jax has no autograph,
         # torch no buffer donation) is asked again without it.
-        for drop in ((), ("autograph",), ("autograph", "donate_argnums")):
+        drops = ((), ("autograph",), ("autograph", "donate_argnums"), tuple(options))
+        for drop in drops:
             try:
                 return jit(fn, **{k: v for k, v in options.items() if k not in drop})
             except TypeError:

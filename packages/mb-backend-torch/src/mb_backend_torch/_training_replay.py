@@ -1,0 +1,228 @@
+"""Replaying a traced step: the per-step Python cost of an eager torch step, removed.
+
+A training step in mb is a pure function of explicit tensors (the trainer maps every
+variable to a value in a StatelessScope). Run eagerly on torch, each of its few
+hundred ops pays for mb's layers, scopes and op dispatch in Python; the kernels
+themselves are cheap for small models. `GraphReplay` runs the step once under a
+`TorchDispatchMode` that records every aten op it reaches — the forward pass, the
+backward pass autograd runs for ``value_and_grad``, and the optimizer update — then
+generates a straight-line Python function of those ops and calls that from then on
+(under ``torch.no_grad``: the backward ops are in the recording already). This is
+``jax.jit``'s contract on torch — a step's Python runs once per input signature —
+without TorchDynamo's import and compile times.
+
+A recording is refused, and the step stays eager for that signature, when the step
+reads a tensor's value into Python (``.item()``, ``bool(t)``, ``tolist()``): the
+recording cannot know what the next step would have read. Random ops on torch seed a
+``torch.Generator`` from a value that way, so steps with dropout stay eager.
+"""
+
+import itertools
+import threading
+
+import torch
+from torch.utils import _pytree
+from torch.utils._python_dispatch import TorchDispatchMode
+
+# Ops that move a tensor's value into Python: a recording cannot replay those reads.
+_VALUE_READS = frozenset(
+    {
+        torch.ops.aten._local_scalar_dense.default,
+        torch.ops.aten.is_nonzero.default,
+        torch.ops.aten.equal.default,
+    }
+)
+
+
+class RecordingRefused(RuntimeError):
+    """The step reads tensor values into Python; it cannot be replayed."""
+
+
+class _Recording(threading.local):
+    active = False
+
+
+_recording = _Recording()
+_guards_installed = False
+
+
+def _install_value_read_guards():
+    # `.numpy()`, `np.asarray(t)` and `.tolist()` read values without an aten op the
+    # recorder could see; while this thread records, they refuse the recording.
+    global _guards_installed
+    if _guards_installed:
+        return
+    for name in ("numpy", "tolist", "__array__"):
+        original = getattr(torch.Tensor, name)
+
+        def guarded(self, *args, _original=original, _name=name, **kwargs):
+            if _recording.active:
+                raise RecordingRefused(
+                    f"the step reads a tensor's value into Python (Tensor.{_name}); "
+                    "it runs eagerly"
+                )
+            return _original(self, *args, **kwargs)
+
+        setattr(torch.Tensor, name, guarded)
+    _guards_installed = True
+
+
+class _Recorder(TorchDispatchMode):
+    """Records the aten ops of one run as lines of a straight-line function."""
+
+    def __init__(self, inputs):
+        super().__init__()
+        self._names = {}
+        self._alive = []  # every tensor seen stays alive, so ids stay unique
+        self.lines = []
+        self.namespace = {}
+        self._counter = itertools.count()
+        self.inputs = []
+        for tensor in inputs:
+            self.inputs.append(self._bind(tensor))
+
+    def _bind(self, tensor):
+        name = f"t{next(self._counter)}"
+        self._names[id(tensor)] = name
+        self._alive.append(tensor)
+        return name
+
+    def _constant(self, value):
+        name = f"k{next(self._counter)}"
+        self.namespace[name] = value
+        self._alive.append(value)
+        return name
+
+    def expression(self, value):
+        if isinstance(value, torch.Tensor):
+            name = self._names.get(id(value))
+            if name is None:  # made outside the recorded ops: a constant of the step
+                name = self._constant(value)
+                self._names[id(value)] = name
+            return name
+        if isinstance(value, list | tuple):
+            inner = ", ".join(self.expression(v) for v in value)
+            return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if value else ''})"
+        if value is None or isinstance(value, bool | int | str):
+            return repr(value)
+        if isinstance(value, float) and value == value and abs(value) != float("inf"):
+            return repr(value)
+        return self._constant(value)
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func in _VALUE_READS:
+            raise RecordingRefused(
+                f"the step reads a tensor's value into Python ({func}); it runs eagerly"
+            )
+        out = func(*args, **kwargs)
+        op = self._constant(func)
+        call = ", ".join(
+            [self.expression(a) for a in args]
+            + [f"{k}={self.expression(v)}" for k, v in kwargs.items()]
+        )
+        if isinstance(out, torch.Tensor):
+            self.lines.append(f"{self._bind(out)} = {op}({call})")
+        elif isinstance(out, list | tuple) and any(isinstance(o, torch.Tensor) for o in out):
+            result = f"r{next(self._counter)}"
+            self.lines.append(f"{result} = {op}({call})")
+            for i, item in enumerate(out):
+                if isinstance(item, torch.Tensor):
+                    self.lines.append(f"{self._bind(item)} = {result}[{i}]")
+        else:
+            self.lines.append(f"{op}({call})")
+        return out
+
+    def compile(self, outputs):
+        returned = ", ".join(self.expression(o) for o in outputs)
+        source = "def replay({}):\n    {}\n    return [{}]\n".format(
+            ", ".join(self.inputs) or "",
+            "\n    ".join(self.lines) or "pass",
+            returned,
+        )
+        namespace = dict(self.namespace)
+        exec(compile(source, "<mb torch step replay>", "exec"), namespace)
+        return namespace["replay"], source
+
+
+def _signature(flat, spec):
+    parts = [spec]
+    for leaf in flat:
+        if isinstance(leaf, torch.Tensor):
+            parts.append((tuple(leaf.shape), leaf.dtype, leaf.device, leaf.layout))
+        else:
+            parts.append((type(leaf), leaf))
+    return tuple(parts)
+
+
+class GraphReplay:
+    """``fn`` recorded on its second call per input signature, then replayed.
+
+    Args:
+        fn: a pure function of tensors (nested in lists, tuples, dicts), returning
+            tensors; the trainer's step.
+        warmup: eager calls per signature before recording (the first call also
+            builds lazily created state and shows errors with plain tracebacks).
+    """
+
+    def __init__(self, fn, warmup=1):
+        self.fn = fn
+        self.warmup = warmup
+        self._lock = threading.Lock()
+        self._entries = {}  # signature -> replay function, or a refusal reason
+        self._calls = {}
+
+    @property
+    def refusals(self):
+        """The reasons recordings were refused, one per signature that stays eager."""
+        return [e for e in self._entries.values() if isinstance(e, str)]
+
+    @property
+    def recorded(self):
+        """How many input signatures replay a recording."""
+        return sum(1 for e in self._entries.values() if not isinstance(e, str))
+
+    def __call__(self, *args):
+        flat, spec = _pytree.tree_flatten(args)
+        try:
+            key = _signature(flat, spec)
+            hash(key)
+        except TypeError:  # an unhashable constant among the inputs: no recording
+            return self.fn(*args)
+        entry = self._entries.get(key)
+        if entry is None:
+            calls = self._calls.get(key, 0) + 1
+            self._calls[key] = calls
+            if calls <= self.warmup:
+                return self.fn(*args)
+            with self._lock:
+                entry = self._entries.get(key) or self._record(args, flat)
+                self._entries[key] = entry
+        if isinstance(entry, str):
+            return self.fn(*args)
+        replay, out_spec = entry
+        tensors = [leaf for leaf in flat if isinstance(leaf, torch.Tensor)]
+        with torch.no_grad():
+            outputs = replay(*tensors)
+        return _pytree.tree_unflatten(outputs, out_spec)
+
+    def _record(self, args, flat):
+        # Record on copies: a refused recording may have run part of the step, and
+        # in-place updates (the optimizer's) must not reach the live state twice.
+        copies = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in flat]
+        copied_args = _pytree.tree_unflatten(copies, _pytree.tree_flatten(args)[1])
+        recorder = _Recorder([c for c in copies if isinstance(c, torch.Tensor)])
+        _install_value_read_guards()
+        _recording.active = True
+        try:
+            with recorder:
+                out = self.fn(*copied_args)
+        except RecordingRefused as refused:
+            return str(refused)
+        except Exception as error:  # the eager call worked: keep running it that way
+            return f"the step could not be recorded ({type(error).__name__}: {error})"
+        finally:
+            _recording.active = False
+        out_flat, out_spec = _pytree.tree_flatten(out)
+        replay, _ = recorder.compile(out_flat)
+        return replay, out_spec

@@ -1,0 +1,97 @@
+"""`jit(fn, pure=True)`: a step recorded once per input signature and replayed."""
+
+import numpy as np
+import pytest
+import torch
+
+from mb_backend_torch import training
+from mb_backend_torch._training_replay import GraphReplay
+
+
+def _sgd_step(params, momentum, batch):
+    """A pure step: gradient of a least-squares loss, momentum update in place."""
+    x, y = batch
+
+    def loss_fn(p):
+        w, b = p
+        return torch.mean((x @ w + b - y) ** 2)
+
+    loss, grads = training.value_and_grad(loss_fn)(params)
+    with torch.no_grad():
+        new = []
+        for p, m, g in zip(params, momentum, grads, strict=True):
+            m.mul_(0.9).add_(g)  # in place: the recording must replay this on new inputs
+            new.append(p - 0.05 * m)
+    return new, momentum, {"loss": loss}
+
+
+def _state(seed=0):
+    rng = np.random.default_rng(seed)
+    params = [torch.tensor(rng.standard_normal((3, 1)), dtype=torch.float32), torch.zeros(1)]
+    momentum = [torch.zeros(3, 1), torch.zeros(1)]
+    return params, momentum
+
+
+def _batches(n, size=8, seed=1):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        x = torch.tensor(rng.standard_normal((size, 3)), dtype=torch.float32)
+        yield x, x @ torch.tensor([[1.0], [-2.0], [0.5]]) + 0.3
+
+
+def _train(step, n=12, size=8):
+    params, momentum = _state()
+    losses = []
+    for batch in _batches(n, size):
+        params, momentum, logs = step(params, momentum, batch)
+        losses.append(float(logs["loss"]))
+    return params, momentum, losses
+
+
+def test_replayed_steps_give_the_eager_numbers_exactly():
+    replay = training.jit(_sgd_step, pure=True)
+    assert isinstance(replay, GraphReplay)
+    eager = _train(_sgd_step)
+    replayed = _train(replay)
+    assert replay.recorded == 1 and replay.refusals == []
+    assert replayed[2] == eager[2]
+    for got, want in zip(replayed[0] + replayed[1], eager[0] + eager[1], strict=True):
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+    assert eager[2][-1] < eager[2][0] / 3  # the step does learn
+
+
+def test_a_new_input_shape_is_recorded_separately():
+    replay = training.jit(_sgd_step, pure=True)
+    params, momentum = _state()
+    for size in (8, 8, 8, 5, 5, 5):
+        batch = next(_batches(1, size))
+        params, momentum, _ = replay(params, momentum, batch)
+    assert replay.recorded == 2
+
+
+@pytest.mark.parametrize(
+    "read",
+    [lambda t: t.item(), lambda t: bool(t > 0), lambda t: t.numpy(), lambda t: t.tolist()],
+    ids=["item", "bool", "numpy", "tolist"],
+)
+def test_a_step_that_reads_values_into_python_stays_eager(read):
+    calls = []
+
+    def step(params, momentum, batch):
+        new, momentum, logs = _sgd_step(params, momentum, batch)
+        calls.append(read(logs["loss"]))  # Python work that depends on this step's value
+        return new, momentum, logs
+
+    replay = training.jit(step, pure=True)
+    eager = _train(_sgd_step)
+    got = _train(replay)
+    assert len(calls) == 12  # every step ran its Python: nothing was replayed
+    assert replay.recorded == 0 and len(replay.refusals) == 1
+    assert "reads a tensor's value" in replay.refusals[0]
+    # The refused recording ran on copies: the in-place momentum update was applied once.
+    assert got[2] == eager[2]
+
+
+def test_jit_records_only_when_asked():
+    assert training.jit(_sgd_step) is _sgd_step
+    assert training.jit(_sgd_step, pure=True, mode="eager") is _sgd_step
