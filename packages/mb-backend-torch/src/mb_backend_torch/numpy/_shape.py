@@ -291,6 +291,7 @@ def take_along_axis(x, indices, axis=None):
         x = x.reshape(-1)
         indices = indices.reshape(-1)
         axis = 0
+    axis = canonicalize_axis(axis, x.ndim)
     size = x.shape[axis]
     indices = torch.where(indices < 0, indices + size, indices)
     # Broadcast every axis but ``axis`` (as numpy does).

@@ -302,6 +302,13 @@ def _shape_cases() -> list[OpCase]:
             reference=lambda a, i, axis: np.take_along_axis(a, i, axis),
         ),
         OpCase(
+            "numpy.take_along_axis",
+            (rand((2, 3, 4)), np.array([[[0], [3], [1]]], "int32")),
+            {"axis": -1},
+            reference=lambda a, i, axis: np.take_along_axis(a, i, axis),
+            label="negative axis, broadcast",
+        ),
+        OpCase(
             "numpy.where",
             (rand((2, 3), "bool"), rand((2, 3)), rand((3,), seed=1)),
             reference=np.where,
