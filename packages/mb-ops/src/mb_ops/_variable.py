@@ -255,8 +255,10 @@ class Variable:
         return self.assign(self._ops().subtract(self.value, value))
 
     def numpy(self) -> np.ndarray:
-        """The current value as a NumPy array."""
-        return np.asarray(_core().convert_to_numpy(self.value))
+        """A copy of the current value as a NumPy array (later updates do not reach it)."""
+        # Engines that share memory with NumPy (torch on the CPU) update variables in
+        # place; a view would silently change with the next training step.
+        return np.array(_core().convert_to_numpy(self.value), copy=True)
 
     # ----- attributes ----------------------------------------------------------------
 
