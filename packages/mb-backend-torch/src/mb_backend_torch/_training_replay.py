@@ -58,8 +58,7 @@ def _install_value_read_guards():
         def guarded(self, *args, _original=original, _name=name, **kwargs):
             if _recording.active:
                 raise RecordingRefused(
-                    f"the step reads a tensor's value into Python (Tensor.{_name}); "
-                    "it runs eagerly"
+                    f"the step reads a tensor's value into Python (Tensor.{_name}); it runs eagerly"
                 )
             return _original(self, *args, **kwargs)
 
