@@ -3,10 +3,12 @@
 Usage: ``python keras_side.py write FOLDER`` builds every zoo model in Keras,
 randomizes its weights, saves ``<name>.keras`` and its inputs/outputs in
 ``<name>.npz``; it also trains a compiled model (``compiled.keras``) and saves
-the weights reached after one more epoch. ``python keras_side.py read FOLDER``
+the weights reached after one more epoch, and the conv model's weights sharded
+(``conv.weights.json``). ``python keras_side.py read FOLDER``
 loads every ``<name>.keras`` that mb wrote there and stores Keras's predictions
 in ``<name>.keras_out.npz`` (and, for compiled models, the weights after one
-more epoch of training).
+more epoch of training); it also loads each ``<name>.weights.json`` there into a
+fresh zoo model and stores its predictions in ``<name>.weights_out.npz``.
 """
 
 import glob
@@ -48,6 +50,8 @@ def write(folder):
         model.save(os.path.join(folder, f"{name}.keras"))
         outputs = model.predict(x, verbose=0)
         np.savez(os.path.join(folder, f"{name}.npz"), **_pack("y", outputs))
+        if name == "conv":
+            model.save_weights(os.path.join(folder, "conv.weights.json"), max_shard_size=5e-7)
     keras.utils.set_random_seed(1)
     model = zoo.BUILDERS["mlp"](K)
     model.compile(
@@ -78,6 +82,14 @@ def read(folder):
         else:
             out.update(_pack("y", model.predict(zoo.inputs(name), verbose=0)))
         np.savez(os.path.join(folder, f"{name}.keras_out.npz"), **out)
+    for path in sorted(glob.glob(os.path.join(folder, "*.weights.json"))):
+        name = os.path.basename(path)[: -len(".weights.json")]
+        model = zoo.BUILDERS[name](K)
+        x = zoo.inputs(name)
+        model(x)
+        model.load_weights(path)
+        out = _pack("y", model.predict(x, verbose=0))
+        np.savez(os.path.join(folder, f"{name}.weights_out.npz"), **out)
 
 
 if __name__ == "__main__":

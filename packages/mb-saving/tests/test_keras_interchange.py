@@ -56,6 +56,8 @@ def mb_files(tmp_path_factory):
         zoo.randomize(model)
         model.save(folder / f"{name}.keras")
         predictions[name] = zoo.flat_outputs(model.predict(x, verbose=0))
+        if name == "conv":
+            model.save_weights(folder / "conv.weights.json", max_shard_size=5e-7)
     run_keras("read", folder)
     return folder, predictions
 
@@ -67,6 +69,19 @@ def test_mb_written_model_loads_in_keras_and_predicts_the_same(mb_files, name):
     _assert_outputs_match(
         predictions[name], [from_keras[f"y{i}"] for i in range(len(from_keras.files))], name
     )
+
+
+def test_sharded_weights_interchange_both_ways(keras_files, mb_files):
+    model = zoo.BUILDERS["conv"](K)
+    x = zoo.inputs("conv")
+    model(x)
+    model.load_weights(keras_files / "conv.weights.json")
+    from_keras = np.load(keras_files / "conv.npz")
+    _assert_outputs_match(model.predict(x, verbose=0), [from_keras["y0"]], "conv")
+    folder, predictions = mb_files
+    assert len(list(folder.glob("conv_*.weights.h5"))) > 1
+    read_by_keras = np.load(folder / "conv.weights_out.npz")
+    _assert_outputs_match(predictions["conv"], [read_by_keras["y0"]], "conv")
 
 
 def _train_data():

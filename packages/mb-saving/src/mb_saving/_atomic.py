@@ -44,7 +44,8 @@ def atomic_file(path):
     >>> with atomic_file(target) as tmp:
     ...     with open(tmp, "w") as f:
     ...         _ = f.write("done")
-    >>> open(target).read()
+    >>> with open(target) as f:
+    ...     f.read()
     'done'
     """
     path = os.path.abspath(os.fspath(path))
