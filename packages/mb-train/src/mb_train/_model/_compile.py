@@ -205,7 +205,17 @@ class CompileMetrics:
                     metric = _resolve.get_metric(item, flat_true[i], flat_pred[i], loss)
                     self.entries.append((i, metric, weighted))
         self._name_metrics()
+        self._build_from_data(flat_true, flat_pred)
         self.built = True
+
+    def _build_from_data(self, flat_true, flat_pred):
+        # Metrics that size their state from the data (F1Score, R2Score, multi-label
+        # AUC) create it on a first update, which cannot happen inside the compiled
+        # step: update once here, eagerly, on the first batch, then start clean.
+        for i, metric, _ in self.entries:
+            if flat_true[i] is not None and getattr(metric, "_built", True) is False:
+                metric.update_state(flat_true[i], flat_pred[i])
+                metric.reset_state()
 
     def _name_metrics(self):
         seen = set()

@@ -141,9 +141,13 @@ def get_metric(identifier, y_true, y_pred, loss):
         return metric_obj
     if isinstance(identifier, str | dict):
         found = _lookup("metrics", identifier)
-        if is_metric_object(found):
-            return found
-        return module.MeanMetricWrapper(found, name=identifier)
+        if not is_metric_object(found):
+            return module.MeanMetricWrapper(found, name=identifier)
+        if isinstance(identifier, str) and type(found).__name__ != identifier:
+            # As Keras: a metric asked for by name or alias ("mae") logs under that
+            # string; a class name ("AUC") keeps the class's default name ("auc").
+            _rename(found, identifier)
+        return found
     if isinstance(identifier, type):
         return identifier()
     if callable(identifier) and module is not None:
