@@ -1,6 +1,7 @@
 """``model.save`` / ``load_model`` within mb: every model kind comes back with the same numbers."""
 
 import json
+import os
 import zipfile
 
 import mb_saving_zoo as zoo
@@ -160,3 +161,40 @@ def test_subclassed_model_without_build_method_records_its_build_config(tmp_path
     model(x)
     model.save(tmp_path / "m.keras")
     np.testing.assert_array_equal(mb_saving.load_model(tmp_path / "m.keras")(x), model(x))
+
+
+@mb_saving.register_keras_serializable(package="tests")
+class Vocabulary(layers.Layer):
+    """Maps ids to the length of their word; the words are an asset, not a variable."""
+
+    def __init__(self, words=(), **kwargs):
+        super().__init__(**kwargs)
+        self.words = list(words)
+
+    def call(self, ids):
+        lengths = np.array([len(w) for w in self.words], "float32")
+        return lengths[np.asarray(ids).astype("int64")]
+
+    def get_config(self):
+        return super().get_config()  # the words are saved as an asset
+
+    def save_assets(self, folder):
+        with open(os.path.join(folder, "vocabulary.txt"), "w") as f:
+            f.write("\n".join(self.words))
+
+    def load_assets(self, folder):
+        with open(os.path.join(folder, "vocabulary.txt")) as f:
+            self.words = f.read().split("\n")
+
+
+@pytest.mark.parametrize("zipped", [True, False])
+def test_assets_are_saved_under_the_objects_path_and_restored(tmp_path, zipped):
+    model = Sequential([Vocabulary(["a", "tree", "ox"], name="vocab")], name="lookup")
+    path = tmp_path / ("m.keras" if zipped else "m_folder")
+    model.save(path, zipped=zipped)
+    if zipped:
+        with zipfile.ZipFile(path) as archive:
+            assert archive.read("assets/layers/vocabulary/vocabulary.txt") == b"a\ntree\nox"
+    loaded = mb_saving.load_model(path)
+    assert loaded.layers[0].words == ["a", "tree", "ox"]
+    np.testing.assert_array_equal(loaded.layers[0](np.array([1, 0, 2])), [4.0, 1.0, 2.0])

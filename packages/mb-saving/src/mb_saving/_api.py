@@ -13,7 +13,7 @@ import os
 import warnings
 
 import mb_layers
-from mb_saving import _atomic, _metadata, _shards
+from mb_saving import _assets, _atomic, _metadata, _shards
 from mb_saving._archive import CONFIG, METADATA, WEIGHTS, Archive, parse_json, write_archive
 from mb_saving._compile_config import compile_from_config
 from mb_saving._errors import FileFormatError
@@ -75,18 +75,22 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     _atomic.check_overwrite(path, overwrite)
     config = serialize_keras_object(model)
     weights, manifest = _weights_bytes(model)
+    assets = _assets.collect(model)
     metadata = _metadata.archive_metadata(manifest)
     if zipped:
         with _atomic.atomic_file(path) as tmp:
-            write_archive(tmp, metadata, config, weights)
+            write_archive(tmp, metadata, config, weights, assets)
         return
     with _atomic.atomic_folder(path) as tmp:
         for name, data in (
             (METADATA, json.dumps(metadata).encode()),
             (CONFIG, json.dumps(config).encode()),
             (WEIGHTS, weights),
+            *assets.items(),
         ):
-            with open(os.path.join(tmp, name), "wb") as f:
+            target = os.path.join(tmp, *name.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as f:
                 f.write(data)
 
 
@@ -134,26 +138,28 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     with _open_model_file(path) as source:
         config = source.config()
         metadata = source.metadata()
-        weights = source.weights_file()
-    if not compile:
-        config = {k: v for k, v in config.items() if k != "compile_config"}
-    for key in ("class_name", "config"):
-        if key not in config:
-            raise FileFormatError(f"'{path}': config.json has no '{key}'; it describes no model.")
-    reviver = Reviver(custom_objects, resolve_safe_mode(safe_mode), compile_from_config)
-    reviver.written_by_mb = isinstance(metadata.get("mb"), dict)
-    reviver.allow.check(config, ("config",))
-    with reviver.scope():
-        model = reviver.revive(config, ["config"])
-    if not isinstance(model, mb_layers.Layer):
-        raise FileFormatError(
-            f"'{path}': config.json describes a {type(model).__name__}, not a model."
-        )
-    reader = H5Reader.open(weights, f"'{path}' ({WEIGHTS})")
-    try:
-        load_state(model, reader, _metadata.manifest_of(metadata), source=f"'{path}'")
-    finally:
-        reader.close()
+        if not compile:
+            config = {k: v for k, v in config.items() if k != "compile_config"}
+        for key in ("class_name", "config"):
+            if key not in config:
+                raise FileFormatError(
+                    f"'{path}': config.json has no '{key}'; it describes no model."
+                )
+        reviver = Reviver(custom_objects, resolve_safe_mode(safe_mode), compile_from_config)
+        reviver.written_by_mb = isinstance(metadata.get("mb"), dict)
+        reviver.allow.check(config, ("config",))
+        with reviver.scope():
+            model = reviver.revive(config, ["config"])
+        if not isinstance(model, mb_layers.Layer):
+            raise FileFormatError(
+                f"'{path}': config.json describes a {type(model).__name__}, not a model."
+            )
+        reader = H5Reader.open(source.weights_file(), f"'{path}' ({WEIGHTS})")
+        try:
+            load_state(model, reader, _metadata.manifest_of(metadata), source=f"'{path}'")
+        finally:
+            reader.close()
+        _assets.restore(model, source.read, source.members, f"'{path}'")
     return model
 
 

@@ -25,12 +25,15 @@ _MAX_RATIO = 100
 _RATIO_FLOOR = 2**20
 
 
-def write_archive(target, metadata, config, weights):
-    """Writes the zip (`target`: a path or a binary file object)."""
+def write_archive(target, metadata, config, weights, assets=None):
+    """Writes the zip (`target`: a path or a binary file object); `assets` maps
+    ``assets/...`` member names to bytes."""
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_STORED) as archive:
         archive.writestr(METADATA, json.dumps(metadata))
         archive.writestr(CONFIG, json.dumps(config))
         archive.writestr(WEIGHTS, weights)
+        for name, data in (assets or {}).items():
+            archive.writestr(name, data)
 
 
 def parse_json(data, label, member):

@@ -24,8 +24,19 @@ class Folder:
                     "with zipped=False."
                 )
 
+    @property
+    def members(self):
+        """Every file of the folder, as zip-style member names."""
+        names = []
+        for root, _, files in os.walk(self.path):
+            for name in files:
+                names.append(
+                    os.path.relpath(os.path.join(root, name), self.path).replace(os.sep, "/")
+                )
+        return sorted(names)
+
     def read(self, name):
-        full = os.path.join(self.path, name)
+        full = os.path.join(self.path, *name.split("/"))
         limit = _archive._LIMITS.get(name, _archive.MAX_WEIGHTS_BYTES)
         size = os.path.getsize(full)
         if size > limit:
