@@ -148,3 +148,22 @@ def test_loss_scale_optimizer_trains_and_grows_its_scale():
     reference.fit(x, y, batch_size=16, epochs=2, verbose=0, shuffle=False)
     for a, b in zip(model.get_weights(), reference.get_weights(), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_several_compiled_steps_per_execution_give_the_single_step_weights():
+    # Steps unrolled into one compiled call (torch.compile on torch, XLA elsewhere):
+    # the in-place kernels must not run on state a previous step already replaced.
+    x, y = _data()
+    weights = []
+    for spe, jit in ((1, "auto"), (4, True)):
+        model = _model()
+        model.compile(
+            optimizer=optimizers.SGD(0.05, momentum=0.9),
+            loss=MSE(),
+            steps_per_execution=spe,
+            jit_compile=jit,
+        )
+        model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0)
+        weights.append(model.get_weights())
+    for single, several in zip(*weights, strict=True):
+        np.testing.assert_allclose(single, several, rtol=1e-5, atol=1e-6)

@@ -190,6 +190,9 @@ class ApplyMixin:
             or not self._allow_kernels
             or self._in_place_blocked
             or not self._uses_builtin_math()
+            # Only on the state as handed to the step: a later update in the same
+            # scope (several unrolled steps, traced by torch.compile) reassigns.
+            or _fused.live_values([self._iterations]) is None
         ):
             return False
         decay = 0.0
