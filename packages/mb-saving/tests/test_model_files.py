@@ -163,6 +163,19 @@ def test_subclassed_model_without_build_method_records_its_build_config(tmp_path
     np.testing.assert_array_equal(mb_saving.load_model(tmp_path / "m.keras")(x), model(x))
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="mb_layers' StackedRNNCells.build builds cells that are already built (from their "
+    "build_config), so the reloaded cells hold their variables twice",
+)
+def test_stacked_rnn_cells_reload(tmp_path):
+    cells = layers.StackedRNNCells([layers.LSTMCell(3), layers.GRUCell(2)])
+    model = Sequential([mb_layers.Input((5, 4)), layers.RNN(cells)])
+    x = np.random.default_rng(0).normal(size=(2, 5, 4)).astype("float32")
+    model.save(tmp_path / "m.keras")
+    np.testing.assert_array_equal(mb_saving.load_model(tmp_path / "m.keras")(x), model(x))
+
+
 @mb_saving.register_keras_serializable(package="tests")
 class Vocabulary(layers.Layer):
     """Maps ids to the length of their word; the words are an asset, not a variable."""

@@ -181,6 +181,77 @@ def _bfloat16(K):
     )
 
 
+def _conv1d_family(K):
+    L = K.layers
+    return K.Sequential(
+        [
+            K.Input((10, 3)),
+            L.Conv1D(4, 3),
+            L.DepthwiseConv1D(2),
+            L.SeparableConv1D(3, 2),
+            L.Conv1DTranspose(2, 3),
+            L.LayerNormalization(),
+            L.GlobalMaxPooling1D(),
+            L.Dense(2),
+        ],
+        name="conv1d_family",
+    )
+
+
+def _conv3d_family(K):
+    L = K.layers
+    return K.Sequential(
+        [
+            K.Input((4, 4, 4, 2)),
+            L.Conv3D(2, 2),
+            L.Conv3DTranspose(2, 2),
+            L.BatchNormalization(),
+            L.Flatten(),
+            L.Dense(2),
+        ],
+        name="conv3d_family",
+    )
+
+
+def _conv_lstm(K):
+    L = K.layers
+    return K.Sequential(
+        [K.Input((4, 6, 2)), L.ConvLSTM1D(3, 3), L.Flatten(), L.Dense(2)], name="conv_lstm"
+    )
+
+
+def _cells(K):
+    L = K.layers
+    ids = K.Input((6,), dtype="int32")
+    h = L.Embedding(10, 4)(ids)
+    h = L.TimeDistributed(L.Dense(3))(h)
+    h = L.RNN(L.LSTMCell(3), return_sequences=True)(h)
+    h = L.RNN(L.GRUCell(2))(h)
+    return K.Model(ids, L.Dense(2)(h), name="cells")
+
+
+def _misc(K):
+    L = K.layers
+    return K.Sequential(
+        [
+            K.Input((6,)),
+            L.EinsumDense("ab,bc->ac", 4, bias_axes="c"),
+            L.PReLU(),
+            L.SpectralNormalization(L.Dense(3)),
+            L.Dense(2),
+        ],
+        name="misc",
+    )
+
+
+def _grouped_attention(K):
+    L = K.layers
+    x = K.Input((5, 4))
+    attended = L.GroupQueryAttention(2, 2, 1)(x, x)
+    scored = L.Attention(use_scale=True)([attended, x])
+    return K.Model(x, L.AdditiveAttention()([scored, x]), name="grouped_attention")
+
+
 BUILDERS = {
     "mlp": _mlp,
     "shared": _shared,
@@ -192,6 +263,12 @@ BUILDERS = {
     "nested": _nested,
     "tower": _tower,
     "bfloat16": _bfloat16,
+    "conv1d_family": _conv1d_family,
+    "conv3d_family": _conv3d_family,
+    "conv_lstm": _conv_lstm,
+    "cells": _cells,
+    "misc": _misc,
+    "grouped_attention": _grouped_attention,
 }
 # Absolute tolerance of each model's outputs (float32 math; bfloat16 weights round).
 TOLERANCE = {"bfloat16": 2e-2}
@@ -215,8 +292,18 @@ def inputs(name):
         return rng.normal(size=(2, 8, 8, 3)).astype("float32")
     if name == "attention":
         return rng.integers(0, 20, size=(3, 7)).astype("int32")
-    if name == "tower":
+    if name in ("tower", "grouped_attention"):
         return rng.normal(size=(3, 5, 4)).astype("float32")
+    if name == "conv1d_family":
+        return rng.normal(size=(2, 10, 3)).astype("float32")
+    if name == "conv3d_family":
+        return rng.normal(size=(2, 4, 4, 4, 2)).astype("float32")
+    if name == "conv_lstm":
+        return rng.normal(size=(2, 4, 6, 2)).astype("float32")
+    if name == "cells":
+        return rng.integers(0, 10, size=(3, 6)).astype("int32")
+    if name == "misc":
+        return rng.normal(size=(3, 6)).astype("float32")
     raise KeyError(name)
 
 
