@@ -191,26 +191,10 @@ CASES = {
     "SpectralNormalization": [case({"layer": "dense"}, (None, 3))],
     "Rescaling": [case({"scale": 0.5, "offset": 1.0}, IMG)],
     "Normalization": [case({"mean": 0.5, "variance": 4.0}, (None, 3))],
-    "Resizing": [
-        case(
-            {"height": 2, "width": 3},
-            IMG,
-            known_bug_on=("tensorflow",),
-            known_bug="Resizing returns float32 under mixed_float16 on TensorFlow "
-            "(tf.image.resize answers float32 and nothing casts it back)",
-        )
-    ],
+    "Resizing": [case({"height": 2, "width": 3}, IMG)],
     "CenterCrop": [case({"height": 2, "width": 3}, IMG)],
     "CategoryEncoding": [case({"num_tokens": 4}, (None, 2), input_dtype="int32")],
-    "Discretization": [
-        case(
-            {"bin_boundaries": [-0.5, 0.5]},
-            (None, 3),
-            known_bug_on=("jax",),
-            known_bug="Discretization casts its bins to int64, which JAX without x64 "
-            "warns about (int32 results)",
-        )
-    ],
+    "Discretization": [case({"bin_boundaries": [-0.5, 0.5]}, (None, 3))],
     "RandomFlip": [_rgb_case({"seed": 1})],
     "RandomBrightness": [_rgb_case({"factor": 0.2, "value_range": (-3, 3)})],
     "RandomContrast": [_rgb_case({"factor": 0.2, "value_range": (-3, 3)})],
@@ -266,12 +250,7 @@ CASES = {
         ),
     ],
     # Classes without a call of their own: the config round trip only.
-    "Layer": [
-        case(
-            known_bug="Layer.from_config(Layer().get_config()) fails: the auto-config refuses "
-            "the DTypePolicy object that from_config passes as `dtype`"
-        )
-    ],
+    "Layer": [case()],
     "InputLayer": [case({"shape": (3,)})],
     "Wrapper": [case({"layer": "dense"})],
 }

@@ -68,6 +68,18 @@ def test_auto_config_refuses_non_plain_arguments():
     assert Holder([1, {"a": (2, None)}]).get_config()["thing"] == [1, {"a": (2, None)}]
 
 
+def test_auto_config_leaves_out_the_arguments_a_class_writes_itself():
+    class Typed(Operation):
+        _auto_config_skip = ("policy",)
+
+        def __init__(self, size, policy=None, name=None):
+            super().__init__(name=name)
+            self.size = size
+
+    # `policy` may be any object: the class serializes it in its own get_config.
+    assert Typed(3, policy=object(), name="t").get_config() == {"name": "t", "size": 3}
+
+
 def test_auto_config_refuses_varargs():
     class Varargs(Operation):
         def __init__(self, *sizes, name=None):

@@ -44,6 +44,8 @@ def capture_init_arguments(cls, args, kwargs):
     The config holds every constructor argument (defaults included, ``name``
     excluded) when they are all plain Python values, possibly nested in
     lists, tuples and dicts; otherwise the reason says why it could not.
+    Arguments named in the class attribute ``_auto_config_skip`` are left out:
+    the class writes those into its config itself (a layer's ``dtype`` policy).
     """
     info = _init_signature(cls)
     if info.positional_only:
@@ -60,6 +62,8 @@ def capture_init_arguments(cls, args, kwargs):
     if info.varargs is not None and arguments.pop(info.varargs, ()):
         return None, "variadic positional arguments (*args)"
     arguments.pop("name", None)
+    for key in getattr(cls, "_auto_config_skip", ()):
+        arguments.pop(key, None)
     leaves = optree.tree_leaves(arguments, none_is_leaf=True, namespace=NAMESPACE)
     for leaf in leaves:
         if not isinstance(leaf, _PLAIN_TYPES):

@@ -131,6 +131,8 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
 
     # Attributes of subclasses that hold graph bookkeeping, never tracked.
     _untracked_attributes = frozenset()
+    # get_config writes the dtype policy itself (from_config passes a policy object).
+    _auto_config_skip = ("dtype",)
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -79,6 +79,9 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         )
     if dtype is not None:
         dtype = dtypes.standardize_dtype(dtype)
+        if dtype in _NARROWED and not jax.config.jax_enable_x64:
+            # What JAX does without x64 anyway, minus its warning per call.
+            dtype = _NARROWED[dtype]
     if isinstance(x, jax.Array):
         if dtype is None or x.dtype == dtype:
             return x
@@ -95,6 +98,10 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         # NumPy has no bfloat16 literal path: convert as stored, then cast.
         return jnp.asarray(x).astype(dtype)
     return jnp.asarray(x, dtype=dtype)
+
+
+# 64-bit dtypes JAX holds in 32 bits unless `jax_enable_x64` is on.
+_NARROWED = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
 
 
 def convert_to_numpy(x):

@@ -58,7 +58,9 @@ def resize(
     if crop_to_aspect_ratio or pad_to_aspect_ratio:
         images = _crop_or_pad(images, tuple(size), crop_to_aspect_ratio, fill_value)
     out = tf.image.resize(images, tuple(size), method=interpolation, antialias=antialias)
-    if interpolation == "nearest":
+    if interpolation == "nearest" or images.dtype.is_floating:
+        # tf.image.resize computes (and returns) float32; float16/bfloat16 images keep
+        # their dtype, as on the other backends.
         out = tf.cast(out, images.dtype)
     return undo_layout(undo_batch(out))
 
