@@ -119,11 +119,22 @@ def test_reduce_lr_on_plateau_and_scheduler_set_the_rate():
     np.testing.assert_allclose(float(model.optimizer.learning_rate), 0.015, rtol=1e-6)
 
 
-def test_swap_ema_weights_evaluates_with_the_average():
+def test_fit_ends_with_the_ema_weights_as_keras_does():
     x, y = _data()
     model = _model()
     model.compile(optimizer=optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5), loss=MSE())
     model.fit(x, y, batch_size=16, epochs=2, verbose=0, shuffle=False)
+    averages = [v.numpy() for v in model.optimizer._model_variables_moving_average]
+    for got, want in zip(model.get_weights(), averages, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_swap_ema_weights_evaluates_with_the_average():
+    x, y = _data()
+    model = _model()
+    model.compile(optimizer=optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5), loss=MSE())
+    for start in range(0, 64, 16):  # steps without the end-of-fit finalization
+        model.train_on_batch(x[start : start + 16], y[start : start + 16])
     live = model.get_weights()
     averages = [v.numpy() for v in model.optimizer._model_variables_moving_average]
     assert not all(np.allclose(a, b) for a, b in zip(live, averages, strict=True))

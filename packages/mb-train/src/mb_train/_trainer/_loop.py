@@ -236,6 +236,10 @@ class TrainerMixin:
                 break
         if pending is not None:
             pending.close()
+        finalize = getattr(self.optimizer, "finalize_variable_values", None)
+        if finalize is not None and epochs > initial_epoch:
+            # E.g. EMA without an overwrite frequency: the averages become the weights.
+            finalize(self.trainable_variables)
         callbacks.on_train_end(training_logs)
         return self.history
 
