@@ -182,7 +182,10 @@ def multi_step(step_fn, n, unroll=1, jit_compile=False):
 
 
 @functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=64)
 def _compiled_update(update_fn, num_slots, jit_compile):
+    # One tf.function per (update rule, slot count): a new one per call would retrace
+    # every eager step (and TensorFlow warns about the retracing).
     def apply(params, grads, slots, scalars):
         flat = [tf.nest.flatten(params), tf.nest.flatten(grads)]
         flat += [tf.nest.flatten(s) for s in slots]
