@@ -55,7 +55,7 @@ BACKENDS = ("jax", "torch", "tensorflow")
 def _samples(model, full, scale):
     default, batch, _ = MODELS[model]
     wanted = default * (FULL_FACTOR if full else 1) * scale
-    return max(2, round(wanted / batch)) * batch  # whole batches only: no ragged last step
+    return max(2 * batch, round(wanted))  # a ragged last batch is kept, as in Keras
 
 
 def _data(model, samples):
@@ -76,6 +76,14 @@ def _epoch_times(start, ends):
     """First-epoch seconds (from ``start``) and the steady epochs' seconds."""
     marks = [start, *ends]
     return [b - a for a, b in itertools.pairwise(marks)]
+
+
+def _second_pass_s(predict_pass):
+    """Seconds of a second full predict pass: the first builds and compiles every shape."""
+    predict_pass()
+    start = time.perf_counter()
+    predict_pass()
+    return time.perf_counter() - start
 
 
 # ----- mb and Keras 3: one model-building function for both ------------------------
@@ -123,10 +131,7 @@ def run_api(keras, model, samples, epochs, spe, jit):
         x, y, batch_size=batch, epochs=epochs, verbose=0, shuffle=False, callbacks=[EpochClock()]
     )
     times = _epoch_times(start, ends)
-    net.predict(x[:batch], batch_size=batch, verbose=0)  # builds the predict function
-    start = time.perf_counter()
-    net.predict(x, batch_size=batch, verbose=0)
-    return times, time.perf_counter() - start
+    return times, _second_pass_s(lambda: net.predict(x, batch_size=batch, verbose=0))
 
 
 def run_mb(backend, model, samples, epochs, spe, jit):
@@ -278,11 +283,12 @@ def _native_jax(model, samples, epochs, jit):
         float(loss)
         ends.append(time.perf_counter())
     times = _epoch_times(start, ends)
-    np.asarray(predict(state[0], jnp.asarray(x[:batch])))
-    start = time.perf_counter()
-    for i in range(0, samples, batch):
-        np.asarray(predict(state[0], jnp.asarray(x[i : i + batch])))
-    return times, time.perf_counter() - start
+
+    def predict_pass():
+        for i in range(0, samples, batch):
+            np.asarray(predict(state[0], jnp.asarray(x[i : i + batch])))
+
+    return times, _second_pass_s(predict_pass)
 
 
 def _tf_nn():
@@ -354,11 +360,12 @@ def _native_tensorflow(model, samples, epochs, jit):
         float(loss)
         ends.append(time.perf_counter())
     times = _epoch_times(start, ends)
-    predict(tf.constant(x[:batch])).numpy()
-    start = time.perf_counter()
-    for i in range(0, samples, batch):
-        predict(tf.constant(x[i : i + batch])).numpy()
-    return times, time.perf_counter() - start
+
+    def predict_pass():
+        for i in range(0, samples, batch):
+            predict(tf.constant(x[i : i + batch])).numpy()
+
+    return times, _second_pass_s(predict_pass)
 
 
 def _torch_net(model):
@@ -424,12 +431,13 @@ def _native_torch(model, samples, epochs, jit):
         float(loss)
         ends.append(time.perf_counter())
     times = _epoch_times(start, ends)
-    with torch.no_grad():
-        net(x[:batch]).numpy()
-        start = time.perf_counter()
-        for i in range(0, samples, batch):
-            net(x[i : i + batch]).numpy()
-    return times, time.perf_counter() - start
+
+    def predict_pass():
+        with torch.no_grad():
+            for i in range(0, samples, batch):
+                net(x[i : i + batch]).numpy()
+
+    return times, _second_pass_s(predict_pass)
 
 
 def run_native(backend, model, samples, epochs, spe, jit):
@@ -467,7 +475,9 @@ def child(spec):
         times, predict_s = RUNNERS[spec["framework"]](*args)
     except Exception as error:  # reported in the table, traceback on stderr
         traceback.print_exc()
-        text = " ".join(f"{type(error).__name__}: {error}".split())
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()] or [""]
+        text = lines[0] if len(lines) == 1 else f"{lines[0]} ... {lines[-1]}"  # TF: cause last
+        text = f"{type(error).__name__}: {text}"
         refused = spec["framework"] == "keras" and "steps_per_execution" in str(error)
         print(json.dumps({"refused" if refused else "error": text}))
         return
@@ -529,7 +539,7 @@ def _table(results, names):
             r = best[fw]
             if "samples_per_s" not in r:
                 kind = "refused" if "refused" in r else "error"
-                rows.append(f"| {model} | {backend} | {fw} | {kind}: {r[kind][:160]} | | | | | |")
+                rows.append(f"| {model} | {backend} | {fw} | {kind}: {r[kind][:240]} | | | | | |")
                 continue
             ratios = ["", ""]
             for i, other in enumerate(("native", "keras")):
