@@ -563,7 +563,7 @@ def main():
     parser.add_argument("--backends", default=",".join(BACKENDS))
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--frameworks", default=",".join(FRAMEWORKS))
-    parser.add_argument("--epochs", type=int, default=3, help="epochs per run (>= 2)")
+    parser.add_argument("--epochs", type=int, default=4, help="epochs per run (>= 2)")
     parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds (best kept)")
     parser.add_argument("--full", action="store_true", help="10x samples, at least 3 rounds")
     parser.add_argument("--samples-scale", type=float, default=1.0, help="multiply the sizes")
