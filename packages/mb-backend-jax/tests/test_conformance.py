@@ -10,5 +10,10 @@ def test_op_conforms(case):
     testing.run_case(case)
 
 
+@pytest.mark.parametrize("check", testing.pytest_random_checks())
+def test_random_conforms(check):
+    testing.run_random_check(check)
+
+
 def test_backend_contract_is_complete():
     assert testing.check_backend_contract("mb_backend_jax") == []

@@ -95,3 +95,33 @@ def test_a_step_that_reads_values_into_python_stays_eager(read):
 def test_jit_records_only_when_asked():
     assert training.jit(_sgd_step) is _sgd_step
     assert training.jit(_sgd_step, pure=True, mode="eager") is _sgd_step
+
+
+def test_a_step_with_dropout_is_recorded_and_draws_new_masks_each_step():
+    import mb_ops
+    from mb_ops import ops
+    from mb_ops.random import SeedGenerator
+
+    generator = SeedGenerator(3)
+    state = generator.state
+
+    def step(seed_state, x):
+        with mb_ops.StatelessScope([(state, seed_state)]) as scope:
+            y = ops.nn.dropout(x, 0.5, seed=generator) if hasattr(ops.nn, "dropout") else None
+            y = mb_ops.random.dropout(x, 0.5, seed=generator) if y is None else y
+        return scope.get_current_value(state), y
+
+    replay = training.jit(step, pure=True)
+    x = torch.ones(64)
+    seed, eager_seed = state.value.clone(), state.value.clone()
+    masks, eager_masks = [], []
+    for _ in range(4):
+        seed, y = replay(seed, x)
+        eager_seed, z = step(eager_seed, x)
+        masks.append(y)
+        eager_masks.append(z)
+    assert replay.recorded == 1 and replay.refusals == []
+    for got, want in zip(masks, eager_masks, strict=True):
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+    assert not torch.equal(masks[2], masks[3])  # a new seed each step, also when replayed
+    assert set(masks[3].unique().tolist()) == {0.0, 2.0}

@@ -1,13 +1,18 @@
-"""Random numbers on torch: each call seeds a ``torch.Generator`` from ``draw_seed``.
+"""Random numbers on torch, from the key ``draw_seed`` gives.
 
-The same seed gives the same numbers; a ``SeedGenerator`` (or the global one,
-with ``seed=None``) gives new numbers at each call. torch's global RNG is never
-touched, so user code that seeds torch itself is not disturbed.
+``normal``, ``uniform``, ``truncated_normal``, ``randint``, ``categorical``,
+``dropout`` and ``shuffle`` hash counters with the key in tensor ops
+(`_random_bits`): no value is read into Python, so training steps with dropout can
+be recorded and replayed, and a key gives the same numbers on every device.
+``gamma``, ``binomial`` and ``beta`` seed a ``torch.Generator`` from the key (torch's
+samplers for them take one). The same seed gives the same numbers; a
+``SeedGenerator`` (or the global one, with ``seed=None``) gives new numbers at each
+call. torch's global RNG is never touched.
 """
 
 import torch
 
-from mb_backend_torch import _device
+from mb_backend_torch import _device, _random_bits
 from mb_backend_torch._dtypes import to_torch_dtype
 from mb_backend_torch.numpy._helpers import floatx, t
 from mb_ops.random import draw_seed
@@ -33,6 +38,13 @@ def _generator(seed):
     return generator, device
 
 
+def _key(seed):
+    device = _device.get_device()
+    if device == "meta":
+        device = "cpu"
+    return draw_seed(seed), device
+
+
 def _shape(shape):
     return tuple(int(d) for d in shape)
 
@@ -42,49 +54,43 @@ def _dtype(dtype):
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    generator, device = _generator(seed)
-    dtype = _dtype(dtype)
-    values = torch.randn(_shape(shape), generator=generator, device=device, dtype=dtype)
-    return values * stddev + mean
+    key, device = _key(seed)
+    values = _random_bits.standard_normal(key, _shape(shape), device)
+    return (values * stddev + mean).to(_dtype(dtype))
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    generator, device = _generator(seed)
+    key, device = _key(seed)
     dtype = _dtype(dtype)
-    values = torch.rand(_shape(shape), generator=generator, device=device, dtype=dtype)
+    values = _random_bits.uniform01(key, _shape(shape), device, dtype=dtype)
     return minval + values * (maxval - minval)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    """Normal values redrawn until they lie within two standard deviations of the mean."""
-    generator, device = _generator(seed)
-    dtype = _dtype(dtype)
-    shape = _shape(shape)
-    values = torch.empty(shape, device=device, dtype=torch.float32)
-    torch.nn.init.trunc_normal_(values, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=generator)
-    return (values * stddev + mean).to(dtype)
+    """Normal values conditioned on lying within two standard deviations of the mean."""
+    key, device = _key(seed)
+    values = _random_bits.truncated_standard_normal(key, _shape(shape), device)
+    return (values * stddev + mean).to(_dtype(dtype))
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
-    generator, device = _generator(seed)
-    return torch.randint(
-        int(minval),
-        int(maxval),
-        _shape(shape),
-        generator=generator,
-        device=device,
-        dtype=to_torch_dtype(dtype),
-    )
+    key, device = _key(seed)
+    low, high = t(minval).to(device), t(maxval).to(device)
+    u = _random_bits.uniform01(key, _shape(shape), device, dtype=torch.float64)
+    span = (high - low).to(torch.float64)
+    values = low + torch.minimum(torch.floor(u * span), span - 1).to(torch.int64)
+    return values.to(to_torch_dtype(dtype))
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):
-    generator, _ = _generator(seed)
-    logits = t(logits)
-    probs = torch.softmax(logits.float(), dim=-1)
-    samples = torch.multinomial(
-        probs.to(generator.device), num_samples, replacement=True, generator=generator
-    )
-    return samples.to(device=logits.device, dtype=to_torch_dtype(dtype))
+    """Samples by the Gumbel-max trick: argmax of logits plus Gumbel noise."""
+    key, _ = _key(seed)
+    logits = t(logits).float()
+    batch, classes = logits.shape
+    u = _random_bits.open_uniform01(key, (batch, int(num_samples), classes), logits.device)
+    gumbel = -torch.log(-torch.log(u))
+    samples = torch.argmax(logits[:, None, :] + gumbel, dim=-1)
+    return samples.to(dtype=to_torch_dtype(dtype))
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
@@ -93,22 +99,21 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
         return inputs
     if rate >= 1:
         return torch.zeros_like(inputs)
-    generator, device = _generator(seed)
+    key, _ = _key(seed)
     shape = (
         tuple(inputs.shape)
         if noise_shape is None
         else tuple(inputs.shape[i] if d is None else int(d) for i, d in enumerate(noise_shape))
     )
-    keep = torch.rand(shape, generator=generator, device=device) >= rate
-    keep = keep.to(inputs.device)
+    keep = _random_bits.uniform01(key, shape, inputs.device) >= rate
     return torch.where(keep, inputs / (1.0 - rate), torch.zeros_like(inputs))
 
 
 def shuffle(x, axis=0, seed=None):
-    generator, device = _generator(seed)
+    key, _ = _key(seed)
     x = t(x)
-    perm = torch.randperm(x.shape[axis], generator=generator, device=device).to(x.device)
-    return torch.index_select(x, axis, perm)
+    words = _random_bits.bits(key, x.shape[axis], x.device)
+    return torch.index_select(x, axis, torch.argsort(words))
 
 
 def gamma(shape, alpha, dtype=None, seed=None):
