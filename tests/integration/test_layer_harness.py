@@ -82,6 +82,12 @@ CASES = {
         case({"equation": "ab,bc->ac", "output_shape": 3, "bias_axes": "c"}, (None, 4))
     ],
     "Embedding": [case({"input_dim": 5, "output_dim": 2}, (None, 3), input_dtype="int32")],
+    "ReversibleEmbedding": [
+        case({"input_dim": 5, "output_dim": 2}, (None, 3), input_dtype="int32"),
+        case(
+            {"input_dim": 5, "output_dim": 2, "tie_weights": False}, (None, 3), input_dtype="int32"
+        ),
+    ],
     "Identity": [case({}, (None, 3))],
     "Lambda": [
         case(

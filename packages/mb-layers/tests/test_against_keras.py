@@ -222,3 +222,15 @@ def test_conv_lstm_layers_match_keras():
         (built(layers.ConvLSTM2D(2, (2, 3), strides=2, return_state=True), x2), x2, {}),
     ]
     compare_with_keras(cases, atol=1e-4, rtol=1e-4)
+
+
+def test_reversible_embedding_matches_keras_both_ways():
+    tokens = np.array([[1, 4, 0], [2, 2, 3]])
+    vectors = _data(2, 3, 4)
+    cases = []
+    for kwargs in ({}, {"tie_weights": False, "logit_soft_cap": 2.0}):
+        layer = _built(layers.ReversibleEmbedding(5, 4, **kwargs), tokens)
+        cases.append((layer, tokens, {}))
+        cases.append((layer, vectors, {"reverse": True}))
+    compare_with_keras(cases, atol=1e-5)
+    assert [w.name for w in cases[2][0].weights] == ["embeddings", "reverse_embeddings"]

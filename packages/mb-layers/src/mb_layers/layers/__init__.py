@@ -130,6 +130,7 @@ from mb_layers.layers._reshaping import UpSampling3D as UpSampling3D
 from mb_layers.layers._reshaping import ZeroPadding1D as ZeroPadding1D
 from mb_layers.layers._reshaping import ZeroPadding2D as ZeroPadding2D
 from mb_layers.layers._reshaping import ZeroPadding3D as ZeroPadding3D
+from mb_layers.layers._reversible_embedding import ReversibleEmbedding as ReversibleEmbedding
 from mb_layers.layers._rnn_cells import GRUCell as GRUCell
 from mb_layers.layers._rnn_cells import LSTMCell as LSTMCell
 from mb_layers.layers._rnn_cells import SimpleRNNCell as SimpleRNNCell
