@@ -1,6 +1,6 @@
 """Training speed: mb vs Keras 3 vs a hand-written native loop of the same engine.
 
-    python bench/train_bench.py                       # small sizes, a few minutes
+    python bench/train_bench.py                       # small sizes, ~10 minutes
     python bench/train_bench.py --full                # 10x the samples (MLP: 60,000), 3 rounds
     python bench/train_bench.py --backends torch --models cnn,lstm
     python bench/train_bench.py --samples-scale 0.1 --epochs 2   # smoke test of every row
@@ -73,7 +73,7 @@ def _data(model, samples):
 
 
 def _epoch_times(start, ends):
-    """First-epoch seconds (from ``start``) and the steady epochs' seconds."""
+    """Seconds of each epoch, the first counted from ``start`` (the ``fit`` call)."""
     marks = [start, *ends]
     return [b - a for a, b in itertools.pairwise(marks)]
 
