@@ -7,6 +7,7 @@ the same class with the same config. A class that cannot do this cannot be
 saved in a ``.keras`` file.
 """
 
+import inspect
 import json
 
 import numpy as np
@@ -87,6 +88,24 @@ for _kind in ("Average", "Max"):
     for _rank in (1, 2, 3):
         ARGS[f"Adaptive{_kind}Pooling{_rank}D"] = {"output_size": 2}
 
+# Values for required constructor arguments, by name, for classes not listed above.
+BY_PARAMETER = {
+    "units": 3,
+    "filters": 2,
+    "kernel_size": 3,
+    "rate": 0.5,
+    "input_dim": 5,
+    "output_dim": 2,
+    "height": 2,
+    "width": 2,
+    "factor": 0.2,
+    "num_bins": 4,
+    "num_heads": 2,
+    "key_dim": 2,
+    "num_classes": 3,
+    "output_size": 2,
+}
+
 # Abstract bases: they have no config of their own.
 ABSTRACT = {"Layer", "Regularizer", "LearningRateSchedule", "Optimizer", "Constraint"}
 
@@ -111,7 +130,16 @@ def _make(name, cls):
         return cls(losses.mean_squared_error)
     if name == "MeanMetricWrapper":
         return cls(metrics.mean_absolute_error)
-    return cls(**ARGS.get(name, {}))
+    if name in ARGS:
+        return cls(**ARGS[name])
+    required = [
+        p.name
+        for p in inspect.signature(cls.__init__).parameters.values()
+        if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD and p.name != "self"
+    ]
+    missing = [p for p in required if p not in BY_PARAMETER]
+    assert not missing, f"add constructor arguments {missing} of {name} to ARGS in this test"
+    return cls(**{p: BY_PARAMETER[p] for p in required})
 
 
 def _builtin_classes():
