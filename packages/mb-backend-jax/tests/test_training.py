@@ -9,7 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from mb_backend_jax import training
+from mb_backend_jax import nn, training
 
 RNG = np.random.default_rng(3)
 
@@ -136,3 +136,16 @@ def test_fused_update_applies_the_rule_to_every_tensor():
     np.testing.assert_allclose(np.asarray(plain[1]), np.ones(4), rtol=1e-6)
     with pytest.raises(ValueError, match="slot"):
         training.fused_update(lambda p, g, v: p, params, grads, velocity)
+
+
+@pytest.mark.parametrize("padding", ["valid", "same"])
+@pytest.mark.parametrize("pool", ["max_pool", "average_pool"])
+def test_pooling_differentiates_under_jit(pool, padding):
+    # The conv nets of fit: pooling's gradient inside a jitted step equals eager's.
+    fn = getattr(nn, pool)
+    x = jnp.asarray(np.random.default_rng(0).standard_normal((2, 5, 5, 3)), "float32")
+
+    def loss(v):
+        return (fn(v, 2, strides=2, padding=padding) ** 2).sum()
+
+    np.testing.assert_allclose(jax.jit(jax.grad(loss))(x), jax.grad(loss)(x), rtol=1e-6)

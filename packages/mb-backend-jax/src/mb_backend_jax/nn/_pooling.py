@@ -22,9 +22,11 @@ def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None)
     data_format = data_format_of(data_format)
     inputs = convert_to_tensor(inputs)
     dims, steps = _pool_args(inputs, pool_size, strides, data_format)
-    initial = jnp.array(-jnp.inf, inputs.dtype)
+    # NumPy (concrete) start values: under jax.jit a jnp array would be traced, and
+    # lax.reduce_window only differentiates max/add windows with a known start value.
+    initial = np.array(-np.inf, inputs.dtype)
     if not jnp.issubdtype(inputs.dtype, jnp.floating):
-        initial = jnp.array(jnp.iinfo(inputs.dtype).min, inputs.dtype)
+        initial = np.array(jnp.iinfo(inputs.dtype).min, inputs.dtype)
     return jax.lax.reduce_window(inputs, initial, jax.lax.max, dims, steps, check_padding(padding))
 
 
@@ -34,7 +36,7 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
     inputs = convert_to_tensor(inputs)
     dims, steps = _pool_args(inputs, pool_size, strides, data_format)
     lax_padding = check_padding(padding)
-    zero = jnp.array(0, inputs.dtype)
+    zero = np.array(0, inputs.dtype)
     total = jax.lax.reduce_window(inputs, zero, jax.lax.add, dims, steps, lax_padding)
     if lax_padding == "VALID":
         return total / math.prod(dims)
