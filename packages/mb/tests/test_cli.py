@@ -96,3 +96,20 @@ def test_quickstart_trains_evaluates_and_saves_on_the_default_backend(tmp_path):
     assert {"config.json", "metadata.json", "model.weights.h5"} <= set(
         zipfile.ZipFile(out).namelist()
     )
+
+
+def test_inspect_shows_a_saved_model_without_running_it(tmp_path):
+    import mb as keras
+
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, name="head")], name="tiny")
+    model.compile(optimizer="adam", loss="mse")
+    path = tmp_path / "tiny.keras"
+    model.save(path)
+    result = _mb("inspect", str(path), MB_BACKEND="numpy", MB_HOME=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "tiny" in result.stdout and "head (Dense)" in result.stdout
+    assert "tiny/head/kernel (3, 2) float32" in result.stdout
+    as_json = _mb("inspect", "--json", str(path), MB_BACKEND="numpy", MB_HOME=str(tmp_path))
+    assert json.loads(as_json.stdout)  # machine-readable too
+    missing = _mb("inspect", str(tmp_path / "absent.keras"), MB_HOME=str(tmp_path))
+    assert missing.returncode == 2 and "No such file" in missing.stderr
