@@ -241,3 +241,33 @@ def test_get_weights_is_a_snapshot_that_later_updates_do_not_change():
     np.testing.assert_array_equal(layer.kernel.numpy(), kernel + 1.0)
     np.testing.assert_array_equal(layer.get_weights()[0], before[0] + 1.0)
     np.testing.assert_array_equal(before[0], kernel)  # the earlier copies did not move
+
+
+@pytest.mark.parametrize("layer_class", [layers.LSTM, layers.GRU])
+def test_recurrent_layers_give_the_same_numbers_fused_or_looped(layer_class):
+    # use_cudnn="auto" takes the backend's fused kernel where it has one (torch);
+    # use_cudnn=False always runs the generic loop over the cell.
+    x = np.random.default_rng(0).standard_normal((3, 7, 4)).astype("float32")
+    fused = layer_class(5, return_sequences=True, return_state=True)
+    looped = layer_class(5, return_sequences=True, return_state=True, use_cudnn=False)
+    fused.build((None, 7, 4))
+    looped.build((None, 7, 4))
+    looped.set_weights(fused.get_weights())
+    to_numpy = backends.backend_module("core").convert_to_numpy
+    for got, want in zip(fused(x), looped(x), strict=True):
+        np.testing.assert_allclose(to_numpy(got), to_numpy(want), rtol=1e-5, atol=1e-5)
+
+
+@trainable_backend
+def test_an_lstm_trains_compiled_with_a_partial_last_batch():
+    # The last batch has another size: a compiled step then sees an unknown batch
+    # dimension (tf.function relaxes it), which the initial states must handle.
+    from mb_train import optimizers
+
+    x = np.random.default_rng(1).standard_normal((21, 6, 3)).astype("float32")
+    y = x[:, :, :1].sum(axis=1)
+    model = Sequential([mb_layers.Input((6, 3)), layers.LSTM(8, dropout=0.2), layers.Dense(1)])
+    model.compile(optimizer=optimizers.Adam(1e-2), loss="mse")
+    history = model.fit(x, y, batch_size=8, epochs=8, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    assert model.predict(x[:5], batch_size=2, verbose=0).shape == (5, 1)

@@ -7,7 +7,7 @@ themselves are cheap for small models. `GraphReplay` runs the step once under a
 `TorchDispatchMode` that records every aten op it reaches — the forward pass, the
 backward pass autograd runs for ``value_and_grad``, and the optimizer update — then
 generates a straight-line Python function of those ops and calls that from then on
-(under ``torch.no_grad``: the backward ops are in the recording already). This is
+(on inputs that require no grad: the backward ops are in the recording already). This is
 ``jax.jit``'s contract on torch — a step's Python runs once per input signature —
 without TorchDynamo's import and compile times.
 
@@ -88,8 +88,10 @@ class _Recorder(TorchDispatchMode):
 
     def _constant(self, value):
         name = f"k{next(self._counter)}"
-        self.namespace[name] = value
         self._alive.append(value)
+        if isinstance(value, torch.Tensor) and value.requires_grad:
+            value = value.detach()  # same storage, but no autograd graph at replay
+        self.namespace[name] = value
         return name
 
     def expression(self, value):
@@ -200,8 +202,15 @@ class GraphReplay:
         if isinstance(entry, str):
             return self.fn(*args)
         replay, out_spec = entry
-        tensors = [leaf for leaf in flat if isinstance(leaf, torch.Tensor)]
-        with torch.no_grad():
+        # Grad mode stays on as while recording (some kernels, e.g. mkldnn's RNN, only
+        # keep what their backward needs when it is), but nothing requires grad, so
+        # autograd builds no graph: the backward ops are in the recording already.
+        tensors = [
+            leaf.detach() if leaf.requires_grad else leaf
+            for leaf in flat
+            if isinstance(leaf, torch.Tensor)
+        ]
+        with torch.enable_grad():
             outputs = replay(*tensors)
         return _pytree.tree_unflatten(outputs, out_spec)
 

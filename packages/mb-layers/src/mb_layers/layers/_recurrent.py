@@ -1,8 +1,11 @@
 """Recurrent layers: `RNN` over any cell, `SimpleRNN`, `LSTM`, `GRU`, and the
 wrappers `Bidirectional` and `TimeDistributed`.
 
-The time loop is written once over the op API (one cell call per step), so it
-runs on every backend and traces under jit.
+The time loop is the backend's ``rnn.rnn`` (``lax.scan`` on jax, ``tf.while_loop``
+on tensorflow, a Python loop on torch), so a compiled step holds the cell once, not
+once per time step. `LSTM` and `GRU` first offer the whole sequence to the backend's
+fused ``rnn.lstm``/``rnn.gru`` (torch's native kernels, cuDNN on CUDA), which decline
+with ``NotImplementedError`` where the configuration needs the generic loop.
 """
 
 from mb_graph import tree
@@ -12,6 +15,7 @@ from mb_layers._layer import Layer
 from mb_layers._masking import get_keras_mask
 from mb_layers._ops import ops
 from mb_layers.layers._rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
+from mb_ops import backends
 
 _RNN_FLAGS = (
     "return_sequences",
@@ -21,6 +25,12 @@ _RNN_FLAGS = (
     "unroll",
     "zero_output_for_mask",
 )
+
+
+def _has_dropout(cell):
+    if hasattr(cell, "cells"):
+        return any(_has_dropout(c) for c in cell.cells)
+    return bool(getattr(cell, "dropout", 0) or getattr(cell, "recurrent_dropout", 0))
 
 
 def _state_sizes(cell):
@@ -37,7 +47,8 @@ class RNN(Layer):
         return_state: also return the final states.
         go_backwards: process the sequence in reverse.
         stateful: not supported yet (raises).
-        unroll: accepted (the loop is always unrolled).
+        unroll: unroll the time loop in the compiled step (the backend's
+            ``rnn(unroll=True)``) instead of looping.
         zero_output_for_mask: masked steps output zeros instead of the
             previous output (with `return_sequences`).
     """
@@ -98,43 +109,52 @@ class RNN(Layer):
     def call(self, sequences, initial_state=None, mask=None, training=False):
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
-        batch, steps = sequences.shape[0], sequences.shape[1]
         if initial_state is None:
-            states = self.cell.get_initial_state(batch_size=batch)
+            # ops.shape, not .shape: inside tf.function the batch may be unknown.
+            states = self.cell.get_initial_state(batch_size=ops.shape(sequences)[0])
         else:
             states = (
                 list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
             )
         if hasattr(self.cell, "reset_dropout_mask"):
             self.cell.reset_dropout_mask()
-        order = range(steps - 1, -1, -1) if self.go_backwards else range(steps)
-        outputs, last = [], None
-        for t in order:
-            output, new_states = self.cell(sequences[:, t], states, training=training)
-            if not isinstance(new_states, (list, tuple)):
-                new_states = [new_states]
-            if mask is not None:
-                keep = ops.expand_dims(ops.cast(mask[:, t], "bool"), -1)
-                if last is None:
-                    last = ops.zeros_like(output)
-                new_states = [
-                    ops.where(keep, n, s) for n, s in zip(new_states, states, strict=True)
-                ]
-                last = ops.where(keep, output, last)
-                output = (
-                    ops.where(keep, output, ops.zeros_like(output))
-                    if (self.zero_output_for_mask)
-                    else last
-                )
-            else:
-                last = output
-            states = list(new_states)
-            if self.return_sequences:
-                outputs.append(output)
-        result = ops.stack(outputs, axis=1) if self.return_sequences else last
+        if training and _has_dropout(self.cell):
+            # Draw the dropout masks before the loop: the loop body must not draw
+            # random numbers (lax.scan, tf.while_loop), and every step shares them.
+            self.cell(sequences[:, 0], list(states), training=training)
+        fused = self._fused_loop(sequences, states, mask, training)
+        if fused is not None:
+            last, outputs, states = fused
+        else:
+            last, outputs, states = self._generic_loop(sequences, states, mask, training)
+        result = outputs if self.return_sequences else last
         if self.return_state:
             return [result, *states]
         return result
+
+    def _fused_loop(self, sequences, states, mask, training):
+        """The backend's kernel for the whole sequence, or None (LSTM and GRU offer one)."""
+        return None
+
+    def _generic_loop(self, sequences, states, mask, training):
+        cell = self.cell
+
+        def step(inputs_t, states_t):
+            output, new_states = cell(inputs_t, list(states_t), training=training)
+            if not isinstance(new_states, (list, tuple)):
+                new_states = [new_states]
+            return output, list(new_states)
+
+        return backends.backend_module("rnn").rnn(
+            step,
+            sequences,
+            list(states),
+            go_backwards=self.go_backwards,
+            mask=None if mask is None else ops.cast(mask, "bool"),
+            unroll=self.unroll,
+            zero_output_for_mask=self.zero_output_for_mask,
+            return_all_outputs=self.return_sequences,
+        )
 
     def get_config(self):
         config = {**super().get_config(), **{flag: getattr(self, flag) for flag in _RNN_FLAGS}}
@@ -170,6 +190,11 @@ class _CellRNN(RNN):
         use_cudnn="auto",
         **cell_kwargs,
     ):
+        if use_cudnn not in ("auto", True, False):
+            raise ValueError(
+                f"{type(self).__name__}: `use_cudnn` must be 'auto', True or False. "
+                f"Received: use_cudnn={use_cudnn!r}."
+            )
         cell = self._cell_class(
             units, name=self._cell_name, dtype=dtype, trainable=trainable, **cell_kwargs
         )
@@ -187,6 +212,36 @@ class _CellRNN(RNN):
             trainable=trainable,
         )
         self.input_spec = InputSpec(ndim=3)
+        self.use_cudnn = use_cudnn
+
+    def _fused_loop(self, sequences, states, mask, training):
+        kernel = self._fused_kernel()
+        cell = self.cell
+        usable = (
+            kernel is not None
+            and self.use_cudnn in ("auto", True)
+            and not (training and cell.recurrent_dropout)
+            # The fused kernels compute in the variables' dtype: not under mixed precision.
+            and self.compute_dtype == self.variable_dtype
+        )
+        if usable:
+            if training and cell.dropout:
+                input_mask = cell._dropout_mask("input", sequences[:, 0], cell.dropout)
+                sequences = ops.multiply(sequences, ops.expand_dims(input_mask, 1))
+            try:
+                return kernel(sequences, states, mask)
+            except NotImplementedError:
+                pass
+        if self.use_cudnn is True:
+            raise ValueError(
+                f"{type(self).__name__}(use_cudnn=True): the {backends.backend_descriptor().name} "
+                "backend has no fused kernel for this configuration (activations, mask, "
+                "dropout, dtype). Pass use_cudnn='auto' to fall back to the generic loop."
+            )
+        return None
+
+    def _fused_kernel(self):
+        return None
 
     def get_config(self):
         config = Layer.get_config(self)
@@ -248,12 +303,54 @@ class LSTM(_CellRNN):
     _cell_class = LSTMCell
     _cell_name = "lstm_cell"
 
+    def _fused_kernel(self):
+        cell = self.cell
+
+        def run(sequences, states, mask):
+            return backends.backend_module("rnn").lstm(
+                sequences,
+                states[0],
+                states[1],
+                mask,
+                kernel=cell.kernel,
+                recurrent_kernel=cell.recurrent_kernel,
+                bias=cell.bias,
+                activation=cell.activation,
+                recurrent_activation=cell.recurrent_activation,
+                return_sequences=self.return_sequences,
+                go_backwards=self.go_backwards,
+                unroll=self.unroll,
+            )
+
+        return run
+
 
 class GRU(_CellRNN):
     """Gated recurrent unit layer (Cho et al., 2014)."""
 
     _cell_class = GRUCell
     _cell_name = "gru_cell"
+
+    def _fused_kernel(self):
+        cell = self.cell
+
+        def run(sequences, states, mask):
+            return backends.backend_module("rnn").gru(
+                sequences,
+                states[0],
+                mask,
+                kernel=cell.kernel,
+                recurrent_kernel=cell.recurrent_kernel,
+                bias=cell.bias,
+                activation=cell.activation,
+                recurrent_activation=cell.recurrent_activation,
+                return_sequences=self.return_sequences,
+                go_backwards=self.go_backwards,
+                unroll=self.unroll,
+                reset_after=cell.reset_after,
+            )
+
+        return run
 
 
 def _reverse_time(x):
