@@ -166,7 +166,9 @@ def multi_step(step_fn, n, unroll=1, jit_compile=False):
         _, state, logs = tf.while_loop(lambda i, *_: i < n, body, (tf.constant(1), state, logs))
         return state, logs
 
-    compiled = tf.function(run, jit_compile=bool(jit_compile), reduce_retracing=True)
+    compiled = tf.function(
+        run, jit_compile=bool(jit_compile), reduce_retracing=True, autograph=False
+    )
 
     def call(state, batches):
         stacked = _stack(batches, n)
@@ -199,7 +201,7 @@ def _compiled_update(update_fn, num_slots, jit_compile):
             )
         return tuple(tf.nest.pack_sequence_as(params, list(col)) for col in columns)
 
-    return tf.function(apply, jit_compile=jit_compile, reduce_retracing=True)
+    return tf.function(apply, jit_compile=jit_compile, reduce_retracing=True, autograph=False)
 
 
 def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit_compile=False):

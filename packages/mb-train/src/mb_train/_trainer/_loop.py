@@ -72,7 +72,7 @@ class TrainerMixin:
         if self._compile_loss is not None:
             try:
                 self._compile_loss(y, y_pred, sample_weight)
-            except (ValueError, TypeError, RuntimeError, IndexError) as error:
+            except Exception as error:  # engines raise their own types (tf: InvalidArgumentError)
                 shapes_y = [tuple(getattr(t, "shape", ())) for t in tree.flatten(y)]
                 shapes_p = [tuple(getattr(t, "shape", ())) for t in tree.flatten(y_pred)]
                 raise ValueError(

@@ -11,6 +11,8 @@ variables, so user code between steps (callbacks) always reads and assigns the
 real state, on every backend.
 """
 
+import itertools
+
 from mb_graph import tree
 from mb_ops import StatelessScope, backends
 
@@ -94,13 +96,15 @@ class StepRunner:
         elif self.pure:
             options["pure"] = True
         # Options are hints: a backend that does not know one (jax has no autograph,
-        # torch no buffer donation) is asked again without it.
-        drops = ((), ("autograph",), ("autograph", "donate_argnums"), tuple(options))
-        for drop in drops:
-            try:
-                return jit(fn, **{k: v for k, v in options.items() if k not in drop})
-            except TypeError:
-                continue
+        # torch no buffer donation, only torch records pure steps) is asked again
+        # without it, dropping as few as possible (autograph=False matters on tf).
+        droppable = [k for k in ("pure", "donate_argnums", "autograph") if k in options]
+        for count in range(len(droppable) + 1):
+            for drop in itertools.combinations(droppable, count):
+                try:
+                    return jit(fn, **{k: v for k, v in options.items() if k not in drop})
+                except TypeError:
+                    continue
         return fn
 
     def _make_multi(self, compile):
