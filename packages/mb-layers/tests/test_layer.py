@@ -237,3 +237,36 @@ def test_missing_super_init_is_reported():
 
     with pytest.raises(RuntimeError, match="super"):
         Broken()(np.ones((1,), "float32"))
+
+
+def test_default_build_from_a_shape_builds_the_sub_layers_and_records_it():
+    from mb_layers import layers
+
+    class Block(Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.inner = layers.Dense(2)
+
+        def call(self, x):
+            return self.inner(x)
+
+    block = Block()
+    block.build((None, 3))  # no build method of its own: sub-layers built from `call`
+    assert block.inner.built and tuple(block.inner.kernel.shape) == (3, 2)
+    called = Block()
+    called(np.ones((4, 3), "float32"))
+    assert called.get_build_config() == {"input_shape": (4, 3)}
+
+
+def test_bidirectional_refuses_layers_that_disagree_and_stacked_cells_build_once():
+    from mb_layers import layers
+
+    with pytest.raises(ValueError, match="must agree on `return_sequences`"):
+        layers.Bidirectional(
+            layers.LSTM(2, return_sequences=True),
+            backward_layer=layers.LSTM(2, go_backwards=True),
+        )
+    cells = layers.StackedRNNCells([layers.LSTMCell(3), layers.GRUCell(2)])
+    cells.build((None, 4))
+    cells.build((None, 4))  # e.g. after build_from_config: the cells keep one set
+    assert len(cells.weights) == 3 + 3

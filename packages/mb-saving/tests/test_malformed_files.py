@@ -239,11 +239,6 @@ def test_fuzz_findings_stay_fixed(tmp_path, name, message):
         mb_saving.load_model(tmp_path / "m.keras")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mb_layers' Bidirectional accepts a backward layer whose return_sequences differs "
-    "(Keras refuses it); the model loads and fails at its first call",
-)
 def test_fuzz_finding_bidirectional_with_inconsistent_layers_is_refused(tmp_path):
     with gzip.open(os.path.join(CORPUS, "bidirectional_return_sequences_string.keras.gz")) as f:
         (tmp_path / "m.keras").write_bytes(f.read())

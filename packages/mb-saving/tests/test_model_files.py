@@ -141,11 +141,6 @@ def test_a_subclassed_model_whose_sublayers_are_built_only_by_call_still_loads(t
     np.testing.assert_array_equal(loaded.predict(x, verbose=0), model.predict(x, verbose=0))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mb_layers records no build shapes for a model without build() called on data, so "
-    "the file has no build_config (Keras records them in _maybe_build)",
-)
 def test_subclassed_model_without_build_method_records_its_build_config(tmp_path):
     @mb_saving.register_keras_serializable(package="tests")
     class Plain(Model):
@@ -163,11 +158,6 @@ def test_subclassed_model_without_build_method_records_its_build_config(tmp_path
     np.testing.assert_array_equal(mb_saving.load_model(tmp_path / "m.keras")(x), model(x))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="mb_layers' StackedRNNCells.build builds cells that are already built (from their "
-    "build_config), so the reloaded cells hold their variables twice",
-)
 def test_stacked_rnn_cells_reload(tmp_path):
     cells = layers.StackedRNNCells([layers.LSTMCell(3), layers.GRUCell(2)])
     model = Sequential([mb_layers.Input((5, 4)), layers.RNN(cells)])

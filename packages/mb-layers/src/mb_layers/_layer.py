@@ -371,8 +371,17 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
 
     @default
     def build(self, input_shape=None):
-        """Creates the layer's variables for inputs of `input_shape`. Subclasses override it."""
+        """Creates the layer's variables for inputs of `input_shape`. Subclasses override it.
+
+        The default (a layer or model whose sub-layers make its variables) builds the
+        sub-layers by running `call` once on placeholders of `input_shape`, as Keras's
+        `Model.build` does, so that `build_from_config` rebuilds a reloaded model.
+        """
         self._check_super_called()
+        unbuilt = any(not layer.built for layer in self._flatten_layers(include_self=False))
+        if input_shape is not None and unbuilt and _is_shape(input_shape):
+            with SymbolicScope():
+                self.call(_detached(KerasTensor(tuple(input_shape))))
         self.built = True
 
     def get_build_config(self):
@@ -403,6 +412,9 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
             self._assert_input_compatibility(call_spec.first_arg)
             return
         first_shape = next(iter(shapes.values()), None)
+        # Recorded as Keras does, so that get_build_config saves them (a subclassed
+        # model without a build method reloads from them).
+        object.__setattr__(self, "_build_shapes_dict", shapes)
         if any(not layer.built for layer in self._flatten_layers(include_self=False)):
             # Sub-layers are built by a throw-away symbolic run of `call`.
             try:

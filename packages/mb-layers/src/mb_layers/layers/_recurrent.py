@@ -385,6 +385,13 @@ class Bidirectional(Layer):
             backward_config["config"]["name"] = "backward_" + base_name
             backward_config["config"]["go_backwards"] = not layer.go_backwards
             backward_layer = _registry.deserialize(backward_config)
+        for flag in ("return_sequences", "return_state"):
+            if getattr(backward_layer, flag) != getattr(layer, flag):
+                raise ValueError(
+                    f"Bidirectional: the forward and backward layers must agree on `{flag}`. "
+                    f"Received {flag}={getattr(layer, flag)} for '{layer.name}' and "
+                    f"{getattr(backward_layer, flag)} for '{backward_layer.name}'."
+                )
         self.backward_layer = backward_layer
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences

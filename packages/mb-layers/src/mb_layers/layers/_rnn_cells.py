@@ -429,8 +429,9 @@ class StackedRNNCells(Layer):
     def build(self, input_shape):
         shape = tuple(input_shape)
         for cell in self.cells:
-            cell.build(shape)
-            cell.built = True
+            if not cell.built:  # a reloaded cell may be built already (build_config)
+                cell.build(shape)
+                cell.built = True
             shape = (shape[0], getattr(cell, "output_size", self._sizes(cell)[0]))
 
     def call(self, inputs, states, training=False):
