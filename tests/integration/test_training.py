@@ -271,3 +271,9 @@ def test_an_lstm_trains_compiled_with_a_partial_last_batch():
     history = model.fit(x, y, batch_size=8, epochs=8, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
     assert model.predict(x[:5], batch_size=2, verbose=0).shape == (5, 1)
+
+
+def test_scalar_variables_convert_to_numpy_on_every_backend():
+    v = mb_ops.Variable(3.0, name="scalar")
+    assert np.asarray(v).shape == () and float(np.asarray(v)) == 3.0
+    assert v.numpy().shape == () and float(v) == 3.0

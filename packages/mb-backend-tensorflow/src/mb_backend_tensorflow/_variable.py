@@ -1,5 +1,6 @@
 """``Variable`` of the TensorFlow backend: an ``mb_ops.Variable`` over a ``tf.Variable``."""
 
+import numpy as np
 import tensorflow as tf
 
 from mb_backend_tensorflow._conversion import convert_to_tensor
@@ -45,7 +46,9 @@ class Variable(BaseVariable):
         return convert_to_tensor(value, dtype=dtype)
 
     def numpy(self):
-        return convert_to_tensor(self.value).numpy()
+        # np.array: a 0-d value is an array too (tf's .numpy() gives a NumPy scalar,
+        # which np.asarray(variable) would refuse from __array__).
+        return np.array(convert_to_tensor(self.value).numpy())
 
     @property
     def handle(self):
