@@ -125,3 +125,26 @@ def test_a_step_with_dropout_is_recorded_and_draws_new_masks_each_step():
         torch.testing.assert_close(got, want, rtol=0, atol=0)
     assert not torch.equal(masks[2], masks[3])  # a new seed each step, also when replayed
     assert set(masks[3].unique().tolist()) == {0.0, 2.0}
+
+
+def test_recording_does_not_import_torchdynamo():
+    # TorchDynamo's import costs seconds (more without bytecode caches) and loads triton.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, torch\n"
+        "from mb_backend_torch import training\n"
+        "def f(a, b):\n"
+        "    loss, g = training.value_and_grad(lambda w: ((w @ b) ** 2).mean())(a)\n"
+        "    return a - 0.1 * g\n"
+        "step = training.jit(f, pure=True)\n"
+        "a, b = torch.randn(4, 3), torch.randn(3, 2)\n"
+        "for _ in range(3):\n"
+        "    a = step(a, b)\n"
+        "assert step.recorded == 1, step.refusals\n"
+        "print('torch._dynamo' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "False"

@@ -69,6 +69,13 @@ def _install_value_read_guards():
 class _Recorder(TorchDispatchMode):
     """Records the aten ops of one run as lines of a straight-line function."""
 
+    @classmethod
+    def _should_skip_dynamo(cls):
+        # Otherwise torch wraps __torch_dispatch__ in torch._disable_dynamo, whose first
+        # call imports TorchDynamo (seconds, and it loads triton): the recording never
+        # runs under torch.compile, so there is nothing to disable.
+        return False
+
     def __init__(self, inputs):
         super().__init__()
         self._names = {}
