@@ -132,3 +132,15 @@ def test_clear_session_restarts_automatic_names():
     again = NumpyTestVariable(1.0)
     assert first.name == again.name
     assert second.name == f"{first.name}_1"
+
+
+def test_stateless_scope_knows_which_values_were_donated():
+    import mb_ops
+
+    a, b = mb_ops.Variable(np.zeros(2, "float32")), mb_ops.Variable(np.ones(2, "float32"))
+    mine = np.full(2, 3.0, "float32")
+    with mb_ops.StatelessScope([(a, mine), (b, np.ones(2, "float32"))], donated=[mine]) as s:
+        assert s.is_donated(s.get_current_value(a))
+        assert not s.is_donated(s.get_current_value(b))
+        a.assign(np.full(2, 4.0, "float32"))
+        assert not s.is_donated(s.get_current_value(a))  # a new value is not the donated one

@@ -1,7 +1,5 @@
 """Optimizer updates over many tensors at once: a generic one and ``_foreach`` kernels."""
 
-import math
-
 import torch
 
 from mb_backend_torch.numpy._helpers import t
@@ -49,7 +47,19 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
     return tuple(columns) if slots else columns[0]
 
 
-def _scalar(value):
+def _rate(value, like):
+    """A learning rate, step or other per-step scalar as a 0-d tensor of `like`'s
+    float dtype on its device: no ``.item()`` (no device sync on CUDA, and a
+    recorded step stays replayable), and changing it never recompiles anything."""
+    dtype = like.dtype if like.is_floating_point() else torch.float32
+    if isinstance(value, torch.Tensor):
+        return value.detach().to(device=like.device, dtype=dtype)
+    return torch.tensor(float(value), dtype=dtype, device=like.device)
+
+
+def _constant(value):
+    # Hyper-parameters fixed at construction (betas, momentum, epsilon) stay Python
+    # numbers; a tensor (e.g. a Keras callable made concrete) is read once.
     return float(value.item()) if isinstance(value, torch.Tensor) else float(value)
 
 
@@ -68,20 +78,23 @@ def foreach_sgd(
     without momentum ``p -= lr * g``. ``weight_decay`` is decoupled, as Keras applies
     it: ``p -= p * weight_decay * lr`` first.
     """
-    lr = _scalar(learning_rate)
+    if not params:
+        return
+    lr = _rate(learning_rate, params[0])
     with torch.no_grad():
         if weight_decay:
-            torch._foreach_mul_(params, 1.0 - lr * _scalar(weight_decay))
+            torch._foreach_mul_(params, 1.0 - lr * _constant(weight_decay))
+        step = torch._foreach_mul(grads, lr)  # lr * g
         if momentum and momentums is not None:
-            torch._foreach_mul_(momentums, _scalar(momentum))
-            torch._foreach_add_(momentums, grads, alpha=-lr)
+            torch._foreach_mul_(momentums, _constant(momentum))
+            torch._foreach_sub_(momentums, step)
             if nesterov:
-                torch._foreach_add_(params, torch._foreach_mul(momentums, _scalar(momentum)))
-                torch._foreach_add_(params, grads, alpha=-lr)
+                torch._foreach_add_(params, torch._foreach_mul(momentums, _constant(momentum)))
+                torch._foreach_sub_(params, step)
             else:
                 torch._foreach_add_(params, momentums)
         else:
-            torch._foreach_add_(params, grads, alpha=-lr)
+            torch._foreach_sub_(params, step)
 
 
 def foreach_adam(
@@ -101,15 +114,18 @@ def foreach_adam(
 
     With ``t = step`` (1 for the first update): ``m += (g - m) * (1 - b1)``,
     ``v += (g*g - v) * (1 - b2)``, ``p -= lr * sqrt(1 - b2**t) / (1 - b1**t) *
-    m / (sqrt(v) + eps)``; AMSGrad when ``v_hat`` (slot list) is given.
+    m / (sqrt(v) + eps)``; AMSGrad when ``v_hat`` (slot list) is given. The rate and
+    the step may be tensors: nothing is read back into Python.
     """
-    lr = _scalar(learning_rate)
-    step = _scalar(step)
-    b1, b2 = _scalar(beta_1), _scalar(beta_2)
-    lr_t = lr * math.sqrt(1 - b2**step) / (1 - b1**step)
+    if not params:
+        return
+    lr = _rate(learning_rate, params[0])
+    t = _rate(step, params[0])
+    b1, b2 = _constant(beta_1), _constant(beta_2)
+    lr_t = lr * torch.sqrt(1.0 - torch.pow(b2, t)) / (1.0 - torch.pow(b1, t))
     with torch.no_grad():
         if weight_decay:
-            torch._foreach_mul_(params, 1.0 - lr * _scalar(weight_decay))
+            torch._foreach_mul_(params, 1.0 - lr * _constant(weight_decay))
         torch._foreach_lerp_(m, grads, 1 - b1)
         torch._foreach_lerp_(v, torch._foreach_mul(grads, grads), 1 - b2)
         second = v
@@ -117,5 +133,7 @@ def foreach_adam(
             torch._foreach_maximum_(v_hat, v)
             second = v_hat
         denom = torch._foreach_sqrt(second)
-        torch._foreach_add_(denom, _scalar(epsilon))
-        torch._foreach_addcdiv_(params, m, denom, value=-lr_t)
+        torch._foreach_add_(denom, _constant(epsilon))
+        update = torch._foreach_div(m, denom)
+        torch._foreach_mul_(update, lr_t)
+        torch._foreach_sub_(params, update)

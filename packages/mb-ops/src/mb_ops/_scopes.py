@@ -23,6 +23,10 @@ class StatelessScope:
         collect_losses: collect losses added with ``add_loss`` in ``losses``.
         initialize_variables: when the outermost scope exits, initialize the
             variables created inside it (deferred initialization).
+        donated: values of the mapping that belong to the caller, who takes the
+            scope's results as the new state (the trainer's step): code in the
+            scope may update those in place (`is_donated`), e.g. torch's
+            multi-tensor optimizer kernels.
 
     Example:
         >>> v = mb_ops.Variable(1.0)  # doctest: +SKIP
@@ -37,13 +41,16 @@ class StatelessScope:
         state_mapping: Any = None,
         collect_losses: bool = False,
         initialize_variables: bool = True,
+        donated: Any = (),
     ) -> None:
         self.collect_losses = collect_losses
         self.initialize_variables = initialize_variables
         self.losses: list[Any] = []
         self.state_mapping: dict[int, Any] = {}
         self._variables: dict[int, Any] = {}
+        _original: dict[int, Any] = {}
         for variable, value in state_mapping or ():
+            _original[id(variable)] = value
             if not hasattr(variable, "_direct_assign"):
                 raise ValueError(
                     "StatelessScope state_mapping must hold (Variable, value) pairs. "
@@ -57,6 +64,13 @@ class StatelessScope:
                 )
             self.state_mapping[id(variable)] = value
             self._variables[id(variable)] = variable
+        # The caller holds the donated values alive, so their ids stay unique.
+        donated_ids = {id(v) for v in donated}
+        self._donated = {
+            id(value)
+            for key, value in self.state_mapping.items()
+            if id(_original[key]) in donated_ids
+        }
         self._previous: Any = None
 
     def __enter__(self) -> StatelessScope:
@@ -73,6 +87,10 @@ class StatelessScope:
     def get_current_value(self, variable: Any) -> Any:
         """The value of ``variable`` in this scope, or None if it is not mapped."""
         return self.state_mapping.get(id(variable))
+
+    def is_donated(self, value: Any) -> bool:
+        """Whether `value` is one of the donated values this scope was given."""
+        return id(value) in self._donated
 
     def updated_variables(self) -> list[tuple[Any, Any]]:
         """Every ``(variable, value)`` pair known to this scope (mapped or assigned)."""

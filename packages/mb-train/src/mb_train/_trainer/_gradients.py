@@ -41,9 +41,16 @@ def value_and_gradients(fn, variables, has_aux=False):
     def pure(values):
         mapping = others + list(zip(variables, values, strict=True))
         with StatelessScope(mapping, collect_losses=True, initialize_variables=False) as scope:
+            handed = dict(scope.state_mapping)
             out = fn()
         loss, aux = out if has_aux else (out, None)
-        touched[:] = [v for v, _ in scope.updated_variables() if id(v) not in ids]
+        # Only what `fn` assigned goes back out: an untouched variable keeps the very
+        # tensor the outer scope holds (a donated value stays updatable in place).
+        touched[:] = [
+            v
+            for v, value in scope.updated_variables()
+            if id(v) not in ids and value is not handed.get(id(v))
+        ]
         return loss, (aux, [scope.get_current_value(v) for v in touched])
 
     (loss, (aux, new_values)), grads = module.value_and_grad(pure, has_aux=True)(start)

@@ -79,7 +79,9 @@ class StepRunner:
     def _pure(self, read_only_values, mutable_values, data):
         mapping = list(zip(self.read_only, read_only_values, strict=True))
         mapping += list(zip(self.mutable, mutable_values, strict=True))
-        with StatelessScope(mapping, initialize_variables=False) as scope:
+        # The values are the step's own (what it returns becomes the state), so the
+        # step may update them in place (torch's multi-tensor optimizer kernels).
+        with StatelessScope(mapping, initialize_variables=False, donated=mutable_values) as scope:
             outputs = self.method(data)
         new = [scope.get_current_value(v) for v in self.mutable]
         return new, outputs

@@ -34,11 +34,13 @@ def training_primitive(name):
 
 
 def live_values(variables):
-    """The variables' own tensors, when writing into them in place equals assigning.
+    """The tensors to update in place, when writing into them equals assigning.
 
-    That holds outside any StatelessScope, and inside one that maps each
-    variable to its live tensor (the torch trainer's eager step). Returns None
-    otherwise (traced or user-given values must not be mutated).
+    That holds outside any StatelessScope (the variables' own tensors), and inside
+    one whose values were donated (`StatelessScope(donated=True)`: the trainer's
+    step, whose results become the state) as long as a variable still holds the
+    value it was handed. Returns None otherwise (traced, user-given or already
+    reassigned values must not be mutated).
     """
     scope = get_stateless_scope()
     values = []
@@ -46,11 +48,15 @@ def live_values(variables):
         if variable is None:
             return None
         live = variable._value
-        if live is None:
+        if scope is None:
+            if live is None:
+                return None
+            values.append(live)
+            continue
+        current = scope.get_current_value(variable)
+        if current is None or not (current is live or scope.is_donated(current)):
             return None
-        if scope is not None and scope.get_current_value(variable) is not live:
-            return None
-        values.append(live)
+        values.append(current)
     return values
 
 
