@@ -33,7 +33,9 @@ def build(k):
     shared = k.layers.Dense(4, name="shared")
     a = k.layers.LSTM(5, name="lstm")(seq)
     # channels_last written out: the torch leg's default layout is channels_first.
-    b = k.layers.Conv2D(3, 3, data_format="channels_last", name="conv")(img)
+    # No bias before batch norm: its gradient is rounding noise, which Adam turns
+    # into full-size steps of either sign, so resumed runs could not be compared.
+    b = k.layers.Conv2D(3, 3, data_format="channels_last", use_bias=False, name="conv")(img)
     b = k.layers.BatchNormalization(axis=-1, name="bn")(b)
     b = k.layers.GlobalAveragePooling2D(data_format="channels_last", name="gap")(b)
     joined = k.layers.Concatenate(name="join")([shared(a), shared(k.layers.Dense(5)(b))])

@@ -30,6 +30,10 @@ from mb_backend_tensorflow._conversion import convert_to_tensor
 
 UNSUPPORTED = {}
 
+# A tf.function may assign variables: the trainer reads and writes the state inside
+# its compiled step instead of passing it in and writing it back after each call.
+ASSIGNS_IN_COMPILED = True
+
 # JAX-only options a trainer may pass; TensorFlow has no buffer donation and
 # treats Python values as static already, so they are accepted and ignored.
 _IGNORED_JIT_OPTIONS = ("donate_argnums", "donate_argnames", "static_argnums", "static_argnames")

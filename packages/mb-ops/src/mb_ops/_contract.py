@@ -90,7 +90,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "linalg": ("matrix_power",),
     "image": ("compute_homography_matrix",),
     "rnn": ("bidirectional_lstm", "bidirectional_gru"),
-    "training": ("fused_update",),
+    "training": ("fused_update", "foreach_sgd", "foreach_adam", "ASSIGNS_IN_COMPILED"),
     "layer": ("BackendLayer",),
     "distribution": (
         "get_device_count",

@@ -69,7 +69,15 @@ class StepRunner:
         self.steps_per_execution = steps_per_execution
         self.pure = pure
         self._module = training_module()
-        self._step = self._compile(self._pure, compile, donate=(1,))
+        # Engines whose compiled functions can assign variables (tf.function) read and
+        # write the state inside the call: no arguments to pass, nothing to write back.
+        self._assigns_inside = compile is not False and bool(
+            getattr(self._module, "ASSIGNS_IN_COMPILED", False)
+        )
+        if self._assigns_inside:
+            self._step = self._compile(self._stateful, compile, donate=())
+        else:
+            self._step = self._compile(self._pure, compile, donate=(1,))
         self._multi = None
         if steps_per_execution > 1:
             self._multi = self._make_multi(compile)
@@ -85,6 +93,14 @@ class StepRunner:
             outputs = self.method(data)
         new = [scope.get_current_value(v) for v in self.mutable]
         return new, outputs
+
+    def _stateful(self, data):
+        # The pure step between a read and an assignment of the live variables, for
+        # engines that compile both into the call.
+        read_only, mutable = self._state()
+        new, outputs = self._pure(read_only, mutable, data)
+        self._write_back(new)
+        return outputs
 
     def _compile(self, fn, compile, donate):
         if compile is False or self._module is None:
@@ -132,6 +148,15 @@ class StepRunner:
                 mutable, outputs = self._pure(read_only, mutable, data)
             return read_only, mutable, outputs
 
+        if self._assigns_inside:
+
+            def unrolled_stateful(batches):
+                read_only, mutable = self._state()
+                _, new, outputs = unrolled(read_only, mutable, batches)
+                self._write_back(new)
+                return outputs
+
+            return self._compile(unrolled_stateful, compile, donate=())
         return self._compile(unrolled, compile, donate=(1,))
 
     # ----- running --------------------------------------------------------------------
@@ -145,6 +170,8 @@ class StepRunner:
 
     def run(self, data):
         """One step on one batch; returns the step's outputs."""
+        if self._assigns_inside:
+            return self._step(data)
         read_only, mutable = self._state()
         new, outputs = self._step(read_only, mutable, data)
         self._write_back(new)
@@ -157,6 +184,8 @@ class StepRunner:
             and len(batches) == self.steps_per_execution
             and _same_shapes(batches)
         ):
+            if self._assigns_inside and self.steps_per_execution <= _UNROLL_LIMIT:
+                return self._multi(list(batches))
             read_only, mutable = self._state()
             read_only, new, outputs = self._multi(read_only, mutable, list(batches))
             # The engine may have reused the input buffers: write both groups back.
