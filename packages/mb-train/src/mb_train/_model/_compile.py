@@ -155,14 +155,25 @@ class CompileLoss:
     def variables(self):
         return [v for t in self.trackers for v in t.variables]
 
+    def check(self, y_true, y_pred, sample_weight=None):
+        """Computes each output's loss once, without touching the trackers: on
+        symbolic predictions, shape errors surface before any step runs."""
+        flat_true, flat_pred = _flat_targets(y_true, y_pred, self.names)
+        flat_sw = self._flat_sample_weight(sample_weight)
+        for loss, t, p, sw in zip(self.losses, flat_true, flat_pred, flat_sw, strict=True):
+            if loss is not None:
+                loss(t, p, sample_weight=sw)
+
+    def _flat_sample_weight(self, sample_weight):
+        if isinstance(sample_weight, dict):
+            return [sample_weight.get(n) for n in self.names]
+        if isinstance(sample_weight, list | tuple) and len(self.names) > 1:
+            return list(sample_weight)
+        return [sample_weight] * len(self.names)
+
     def __call__(self, y_true, y_pred, sample_weight=None):
         flat_true, flat_pred = _flat_targets(y_true, y_pred, self.names)
-        if isinstance(sample_weight, dict):
-            flat_sw = [sample_weight.get(n) for n in self.names]
-        elif isinstance(sample_weight, list | tuple) and len(self.names) > 1:
-            flat_sw = list(sample_weight)
-        else:
-            flat_sw = [sample_weight] * len(self.names)
+        flat_sw = self._flat_sample_weight(sample_weight)
         total = None
         trackers = iter(self.trackers)
         for loss, w, t, p, sw in zip(
@@ -205,13 +216,17 @@ class CompileMetrics:
                     metric = _resolve.get_metric(item, flat_true[i], flat_pred[i], loss)
                     self.entries.append((i, metric, weighted))
         self._name_metrics()
-        self._build_from_data(flat_true, flat_pred)
         self.built = True
 
-    def _build_from_data(self, flat_true, flat_pred):
-        # Metrics that size their state from the data (F1Score, R2Score, multi-label
-        # AUC) create it on a first update, which cannot happen inside the compiled
-        # step: update once here, eagerly, on the first batch, then start clean.
+    def needs_data(self):
+        """Whether some metric sizes its state from data (F1Score, R2Score, multi-label
+        AUC) and has not seen any yet."""
+        return any(getattr(m, "_built", True) is False for _, m, _ in self.entries)
+
+    def build_from_data(self, y_true, y_pred):
+        """Updates those metrics once on concrete data, then resets them: their state
+        cannot be created inside the compiled step."""
+        flat_true, flat_pred = _flat_targets(y_true, y_pred, self.names)
         for i, metric, _ in self.entries:
             if flat_true[i] is not None and getattr(metric, "_built", True) is False:
                 metric.update_state(flat_true[i], flat_pred[i])

@@ -5,8 +5,9 @@ import itertools
 import numpy as np
 
 from mb_data import EpochIterator, train_validation_split, unpack_x_y_sample_weight
-from mb_graph import tree
+from mb_graph import KerasTensor, is_keras_tensor, tree
 from mb_ops import backends, ops
+from mb_ops.dtypes import standardize_dtype
 from mb_train._progress import is_interactive
 from mb_train._trainer import _runner
 from mb_train.callbacks._callback import logs_to_floats
@@ -61,17 +62,45 @@ class TrainerMixin:
 
     # ----- building before the first step ---------------------------------------------
 
+    def _symbolic_outputs(self, x):
+        """The model's outputs on placeholders shaped like `x` (no engine runs: no
+        per-op compilation on jax), or None when the model cannot run symbolically."""
+        if not self.built:
+            return None  # the first eager call creates the variables
+        try:
+            specs = _specs(x)
+            kwargs = {"training": False} if self._call_has_training_arg else {}
+            return self.compute_output_spec(specs, **kwargs)
+        except Exception:
+            return None
+
+    def _check_loss(self, x, y, y_pred, sample_weight):
+        """Computes the loss once before any step: symbolically when the predictions
+        are symbolic (nothing runs), else, or when a loss cannot run on placeholders,
+        on the real batch."""
+        if tree.flatten(y_pred) and all(is_keras_tensor(p) for p in tree.flatten(y_pred)):
+            try:
+                self._compile_loss.check(_specs(y), y_pred, _specs(sample_weight))
+                return
+            except Exception:
+                y_pred = self._forward(x, training=False)
+        self._compile_loss.check(y, y_pred, sample_weight)
+
     def _build_for_batch(self, data, training):
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self._forward(x, training=False)
+        y_pred = self._symbolic_outputs(x)
+        if y_pred is None:
+            y_pred = self._forward(x, training=False)
         if self._compile_loss is not None and not self._compile_loss.built:
             self._compile_loss.build(self, y, y_pred)
         if self._compile_metrics is not None and not self._compile_metrics.built:
             losses = self._compile_loss.losses if self._compile_loss is not None else []
             self._compile_metrics.build(self, y, y_pred, losses)
+            if self._compile_metrics.needs_data():
+                self._compile_metrics.build_from_data(y, self._forward(x, training=False))
         if self._compile_loss is not None:
             try:
-                self._compile_loss(y, y_pred, sample_weight)
+                self._check_loss(x, y, y_pred, sample_weight)
             except Exception as error:  # engines raise their own types (tf: InvalidArgumentError)
                 shapes_y = [tuple(getattr(t, "shape", ())) for t in tree.flatten(y)]
                 shapes_p = [tuple(getattr(t, "shape", ())) for t in tree.flatten(y_pred)]
@@ -372,6 +401,20 @@ class _Pending:
 
     def close(self):
         self._rest.close()
+
+
+def _specs(data):
+    """KerasTensors shaped like the arrays in `data` (other leaves kept)."""
+    if data is None:
+        return None
+    return tree.map_structure(
+        lambda a: (
+            KerasTensor(tuple(a.shape), standardize_dtype(a.dtype))
+            if hasattr(a, "shape") and hasattr(a, "dtype")
+            else a
+        ),
+        data,
+    )
 
 
 def _as_list(logs):
