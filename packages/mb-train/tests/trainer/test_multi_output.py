@@ -81,3 +81,18 @@ def test_inference_only_backend_refuses_fit_by_name(monkeypatch, standins):
     model.compile(optimizer=standins["sgd"](), loss=standins["mse"]())
     with pytest.raises(NotImplementedError, match="backend is inference-only"):
         model.fit(np.zeros((4, 3)), np.zeros((4, 1)), verbose=0)
+
+
+def test_a_model_nested_in_a_functional_model_builds_and_trains(standins):
+    inner_in = mb_layers.Input((3,))
+    inner = Model(inner_in, mb_layers.layers.Dense(2, name="inner_dense")(inner_in), name="inner")
+    outer_in = mb_layers.Input((3,))
+    outer = Model(outer_in, mb_layers.layers.Dense(1, name="head")(inner(outer_in)))
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=(8, 3)).astype("float32"), rng.normal(size=(8, 1)).astype("float32")
+    outer.compile(optimizer=standins["sgd"](0.1), loss=standins["mse"]())
+    before = outer.evaluate(x, y, verbose=0)
+    outer.fit(x, y, batch_size=8, epochs=5, verbose=0)
+    assert outer.evaluate(x, y, verbose=0) < before
+    by_hand = outer.get_layer("head")(inner(x))
+    np.testing.assert_allclose(outer.predict(x, verbose=0), np.asarray(by_hand), rtol=1e-5)

@@ -62,7 +62,7 @@ class TrainerMixin:
 
     # ----- building before the first step ---------------------------------------------
 
-    def _symbolic_outputs(self, x):
+    def _placeholder_predictions(self, x):
         """The model's outputs on placeholders shaped like `x` (no engine runs: no
         per-op compilation on jax), or None when the model cannot run symbolically."""
         if not self.built:
@@ -88,7 +88,7 @@ class TrainerMixin:
 
     def _build_for_batch(self, data, training):
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self._symbolic_outputs(x)
+        y_pred = self._placeholder_predictions(x)
         if y_pred is None:
             y_pred = self._forward(x, training=False)
         if self._compile_loss is not None and not self._compile_loss.built:
