@@ -183,3 +183,36 @@ def test_multi_head_attention_scores_are_a_distribution_on_the_backend():
     assert tuple(out.shape) == (2, 3, 8) and scores.shape == (2, 2, 3, 3)
     np.testing.assert_allclose(scores.sum(-1), 1.0, atol=1e-5)
     np.testing.assert_allclose(scores[..., 0, 1:], 0.0, atol=1e-6)
+
+
+@declared_ops_only
+@pytest.mark.parametrize("masking", ["none", "padding", "causal"])
+@pytest.mark.parametrize("kind", ["mha", "gqa"])
+def test_fused_attention_kernel_gives_the_generic_paths_numbers(kind, masking, monkeypatch):
+    """Without scores or dropout the attention layers call the engine's fused kernel
+    (ops.dot_product_attention); asking for the scores runs the einsum path. Both must
+    agree, also on a query row whose keys are all masked (uniform weights, no NaN)."""
+    q = RNG.standard_normal((2, 5, 8)).astype("float32")
+    v = RNG.standard_normal((2, 7, 8)).astype("float32")
+    if kind == "mha":
+        layer = layers.MultiHeadAttention(num_heads=3, key_dim=4, value_dim=6)
+    else:
+        layer = layers.GroupedQueryAttention(head_dim=4, num_query_heads=4, num_key_value_heads=2)
+    kwargs = {}
+    if masking == "padding":
+        mask = RNG.random((2, 5, 7)) > 0.4
+        mask[0, 1] = False
+        kwargs["attention_mask"] = mask
+    elif masking == "causal":
+        kwargs["use_causal_mask"] = True
+    kernel_calls = []
+    kernel = ops.dot_product_attention
+    monkeypatch.setattr(
+        ops, "dot_product_attention", lambda *a, **k: kernel_calls.append(1) or kernel(*a, **k)
+    )
+    fused = _np(layer(q, v, **kwargs))
+    assert kernel_calls, "the layer did not call the fused kernel"
+    generic, _ = layer(q, v, return_attention_scores=True, **kwargs)
+    assert len(kernel_calls) == 1, "asking for the scores must run the einsum path"
+    assert np.isfinite(fused).all()
+    np.testing.assert_allclose(fused, _np(generic), rtol=1e-5, atol=1e-5)

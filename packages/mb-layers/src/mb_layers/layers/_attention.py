@@ -9,7 +9,7 @@ from mb_layers import constraints, initializers, regularizers
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
-from mb_layers.layers._activation_layers import Softmax
+from mb_layers.layers._activation_layers import Softmax, _large_negative
 from mb_layers.layers._dense import _maybe
 from mb_layers.layers._einsum_dense import EinsumDense
 from mb_layers.layers._regularization import Dropout
@@ -307,6 +307,31 @@ class _ProjectedAttention(Layer):
             "seed": self.seed,
         }
 
+    def _fused_attention(self, query, key, value, mask, training, return_scores):
+        """The output of the engine's fused attention kernel (``ops.dot_product_attention``:
+        torch's ``scaled_dot_product_attention``, cuDNN on jax) when this call allows it:
+        one attention axis, no scores asked for, no dropout at work. None otherwise, and
+        the generic einsum path runs. ``query`` comes scaled, so both paths compute the same
+        logits; a mask becomes an additive bias, so fully masked rows stay uniform as with
+        the masked softmax."""
+        if self._flash_attention and return_scores:
+            raise ValueError(
+                f"{type(self).__name__}: return_attention_scores=True cannot be combined "
+                "with flash_attention=True (the fused kernel never forms the scores). "
+                "Pass flash_attention=None or False to get the scores."
+            )
+        if return_scores or len(query.shape) != 4 or (self.dropout > 0 and training):
+            return None
+        bias = None
+        if mask is not None:
+            while len(mask.shape) < 4:
+                mask = ops.expand_dims(mask, axis=-3)
+            blocked = ops.subtract(1.0, ops.cast(mask, query.dtype))
+            bias = ops.multiply(blocked, ops.cast(_large_negative(query.dtype), query.dtype))
+        return ops.dot_product_attention(
+            query, key, value, bias=bias, scale=1.0, flash_attention=self._flash_attention
+        )
+
     def _masked_softmax(self, scores, mask, expansion_axis):
         if mask is not None:
             for _ in range(len(scores.shape) - len(mask.shape)):
@@ -409,6 +434,7 @@ class MultiHeadAttention(_ProjectedAttention):
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         self._attention_axes_arg = None if attention_axes is None else tuple(attention_axes)
+        self._flash_attention = flash_attention
         self._softmax = None
         self._dropout_layer = Dropout(rate=dropout, seed=seed)
 
@@ -506,6 +532,12 @@ class MultiHeadAttention(_ProjectedAttention):
         key = self._key_dense(key)
         value = self._value_dense(value)
         query = ops.multiply(query, ops.cast(1.0 / math.sqrt(self.key_dim), query.dtype))
+        if self._attention_axes == (1,):
+            fused = self._fused_attention(
+                query, key, value, attention_mask, training, return_attention_scores
+            )
+            if fused is not None:
+                return self._output_dense(fused)
         scores = ops.einsum(self._dot_product_equation, key, query)
         scores = self._masked_softmax(scores, attention_mask, -len(self._attention_axes) * 2 - 1)
         dropped = self._dropout_layer(scores, training=training)
@@ -603,6 +635,7 @@ class GroupedQueryAttention(_ProjectedAttention):
         self.num_query_heads = num_query_heads
         self.num_key_value_heads = num_key_value_heads
         self.num_repeats = num_query_heads // num_key_value_heads
+        self._flash_attention = flash_attention
         self._dropout_layer = Dropout(rate=dropout, seed=seed)
 
     def build(self, query_shape, value_shape, key_shape=None):
@@ -664,6 +697,11 @@ class GroupedQueryAttention(_ProjectedAttention):
         key = ops.repeat(self._key_dense(key), self.num_repeats, axis=2)
         value = ops.repeat(self._value_dense(value), self.num_repeats, axis=2)
         query = ops.multiply(query, ops.cast(1.0 / math.sqrt(self.head_dim), query.dtype))
+        fused = self._fused_attention(
+            query, key, value, attention_mask, training, return_attention_scores
+        )
+        if fused is not None:
+            return self._output_dense(fused)
         scores = ops.einsum("bquh,bkuh->buqk", query, key)
         scores = self._masked_softmax(scores, attention_mask, -3)
         dropped = self._dropout_layer(scores, training=training)
