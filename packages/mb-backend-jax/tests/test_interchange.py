@@ -75,3 +75,31 @@ def test_export_says_it_is_not_available_yet():
     with pytest.raises(NotImplementedError, match="jax backend"):
         export.export_model(None, "path")
     assert "export_model" in export.UNSUPPORTED
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int32", "uint8", "bool"])
+@pytest.mark.parametrize("fast", [True, False], ids=["fast_transfer", "jnp_asarray"])
+def test_numpy_array_becomes_an_independent_device_array(dtype, fast, monkeypatch):
+    """Host arrays take a fast C++ transfer (or jnp.asarray where it is unavailable);
+    either way the result is a copy: writing to the NumPy array afterwards, as a data
+    loader reusing its buffers does, leaves the tensor unchanged."""
+    from mb_backend_jax.core import _convert
+
+    if not fast:
+        monkeypatch.setattr(_convert, "_FAST_PUT", [None])
+    host = (
+        np.arange(12).reshape(3, 4).astype(np.dtype(dtype) if dtype != "bfloat16" else jnp.bfloat16)
+    )
+    expected = host.copy()
+    x = core.convert_to_tensor(host[:, ::2])
+    host[...] = 0
+    assert isinstance(x, jax.Array) and str(x.dtype) == dtype and x.shape == (3, 2)
+    np.testing.assert_array_equal(np.asarray(x), expected[:, ::2])
+    assert not x.committed, "a converted batch must not pin itself to a device"
+    # A result that feeds jit with another device array works, as jnp.asarray's does.
+    np.testing.assert_array_equal(np.asarray(jax.jit(lambda a, b: a == b)(x, x)), True)
+
+
+def test_float64_numpy_is_narrowed_without_x64():
+    x = core.convert_to_tensor(np.ones((2, 2)))
+    assert str(x.dtype) == ("float64" if jax.config.jax_enable_x64 else "float32")
