@@ -148,3 +148,26 @@ def test_recording_does_not_import_torchdynamo():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip() == "False"
+
+
+def test_dicts_namedtuples_and_none_pass_through_a_replay_with_their_types():
+    import collections
+
+    Pair = collections.namedtuple("Pair", "scaled shifted")
+
+    def step(inputs, offset):
+        total = inputs["a"] * 2.0 + inputs["b"]
+        extra = None if offset is None else total + offset
+        return collections.OrderedDict(out=Pair(total, total - 1.0), extra=extra)
+
+    replay = training.jit(step, pure=True)
+    for i in range(4):
+        inputs = collections.OrderedDict(a=torch.full((2,), float(i)), b=torch.ones(2))
+        got = replay(inputs, None)
+        assert type(got) is collections.OrderedDict and type(got["out"]) is Pair
+        assert got["extra"] is None
+        torch.testing.assert_close(got["out"].shifted, torch.full((2,), 2.0 * i))
+    assert replay.recorded == 1
+    # A different structure (a tensor where None was) is a new signature.
+    got = replay(inputs, torch.ones(2))
+    torch.testing.assert_close(got["extra"], torch.full((2,), 8.0))

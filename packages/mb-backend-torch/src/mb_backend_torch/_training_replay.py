@@ -21,7 +21,6 @@ import itertools
 import threading
 
 import torch
-from torch.utils import _pytree
 from torch.utils._python_dispatch import TorchDispatchMode
 
 # Ops that move a tensor's value into Python: a recording cannot replay those reads.
@@ -82,6 +81,7 @@ class _Recorder(TorchDispatchMode):
         self._alive = []  # every tensor seen stays alive, so ids stay unique
         self.lines = []
         self.namespace = {}
+        self._ops = {}
         self._counter = itertools.count()
         self.inputs = []
         for tensor in inputs:
@@ -99,6 +99,12 @@ class _Recorder(TorchDispatchMode):
         if isinstance(value, torch.Tensor) and value.requires_grad:
             value = value.detach()  # same storage, but no autograd graph at replay
         self.namespace[name] = value
+        return name
+
+    def _op_name(self, func):
+        name = self._ops.get(func)
+        if name is None:
+            name = self._ops[func] = self._constant(getattr(func, "_op", func))
         return name
 
     def expression(self, value):
@@ -124,7 +130,9 @@ class _Recorder(TorchDispatchMode):
                 f"the step reads a tensor's value into Python ({func}); it runs eagerly"
             )
         out = func(*args, **kwargs)
-        op = self._constant(func)
+        # The replay calls the C++ overload itself, skipping OpOverload.__call__'s
+        # Python frame (a microsecond per op, a few dozen ops per small step).
+        op = self._op_name(func)
         call = ", ".join(
             [self.expression(a) for a in args]
             + [f"{k}={self.expression(v)}" for k, v in kwargs.items()]
@@ -153,8 +161,42 @@ class _Recorder(TorchDispatchMode):
         return namespace["replay"], source
 
 
-def _signature(flat, spec):
-    parts = [spec]
+# The step's arguments and results are lists, tuples and dicts of tensors: a
+# flattening of just those (namedtuples and dict subclasses keep their type; anything
+# else is a leaf) costs a third of torch's general pytree on every call.
+_LEAF = None
+
+
+def _flatten(x, leaves):
+    """Appends the leaves of `x` to `leaves`; returns its hashable structure."""
+    kind = type(x)
+    if kind is list or kind is tuple:
+        return (kind, tuple([_flatten(v, leaves) for v in x]))
+    if isinstance(x, dict):
+        keys = tuple(x)
+        return (kind, keys, tuple([_flatten(x[k], leaves) for k in keys]))
+    if isinstance(x, tuple) and hasattr(x, "_fields"):
+        return (kind, tuple([_flatten(v, leaves) for v in x]))
+    leaves.append(x)
+    return _LEAF
+
+
+def _unflatten(structure, leaves):
+    """The inverse of `_flatten`, taking leaves from the iterator `leaves`."""
+    if structure is _LEAF:
+        return next(leaves)
+    kind = structure[0]
+    if kind is list:
+        return [_unflatten(s, leaves) for s in structure[1]]
+    if kind is tuple:
+        return tuple([_unflatten(s, leaves) for s in structure[1]])
+    if len(structure) == 2:  # a namedtuple
+        return kind(*[_unflatten(s, leaves) for s in structure[1]])
+    return kind(zip(structure[1], [_unflatten(s, leaves) for s in structure[2]], strict=True))
+
+
+def _signature(flat, structure):
+    parts = [structure]
     for leaf in flat:
         if isinstance(leaf, torch.Tensor):
             parts.append((tuple(leaf.shape), leaf.dtype, leaf.device, leaf.layout))
@@ -191,9 +233,10 @@ class GraphReplay:
         return sum(1 for e in self._entries.values() if not isinstance(e, str))
 
     def __call__(self, *args):
-        flat, spec = _pytree.tree_flatten(args)
+        flat = []
+        structure = _flatten(args, flat)
         try:
-            key = _signature(flat, spec)
+            key = _signature(flat, structure)
             hash(key)
         except TypeError:  # an unhashable constant among the inputs: no recording
             return self.fn(*args)
@@ -204,7 +247,7 @@ class GraphReplay:
             if calls <= self.warmup:
                 return self.fn(*args)
             with self._lock:
-                entry = self._entries.get(key) or self._record(args, flat)
+                entry = self._entries.get(key) or self._record(structure, flat)
                 self._entries[key] = entry
         if isinstance(entry, str):
             return self.fn(*args)
@@ -219,13 +262,13 @@ class GraphReplay:
         ]
         with torch.enable_grad():
             outputs = replay(*tensors)
-        return _pytree.tree_unflatten(outputs, out_spec)
+        return _unflatten(out_spec, iter(outputs))
 
-    def _record(self, args, flat):
+    def _record(self, structure, flat):
         # Record on copies: a refused recording may have run part of the step, and
         # in-place updates (the optimizer's) must not reach the live state twice.
         copies = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in flat]
-        copied_args = _pytree.tree_unflatten(copies, _pytree.tree_flatten(args)[1])
+        copied_args = _unflatten(structure, iter(copies))
         recorder = _Recorder([c for c in copies if isinstance(c, torch.Tensor)])
         _install_value_read_guards()
         _recording.active = True
@@ -238,6 +281,7 @@ class GraphReplay:
             return f"the step could not be recorded ({type(error).__name__}: {error})"
         finally:
             _recording.active = False
-        out_flat, out_spec = _pytree.tree_flatten(out)
+        out_flat = []
+        out_spec = _flatten(out, out_flat)
         replay, _ = recorder.compile(out_flat)
         return replay, out_spec

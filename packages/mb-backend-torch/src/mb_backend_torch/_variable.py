@@ -30,8 +30,18 @@ class Variable(_BaseVariable):
         )
 
     def _direct_assign(self, value):
+        current = self._value
+        if (
+            isinstance(value, torch.Tensor)
+            and value.data_ptr() == current.data_ptr()
+            and value.shape == current.shape
+            and value.stride() == current.stride()
+            and value.dtype == current.dtype
+            and value.device == current.device
+        ):
+            return  # updated in place already (a donated step's kernels): same memory
         with torch.no_grad():
-            self._value.copy_(value)
+            current.copy_(value)
 
     def _convert_to_tensor(self, value, dtype=None):
         return convert_to_tensor(value, dtype=dtype)
