@@ -55,7 +55,6 @@ PARTIAL = {
         "TorchModuleWrapper",
     ],
     "optimizers": ["MultiOptimizer", "OptimizerMap", "legacy"],
-    "models": ["clone_model"],
     "saving": ["KerasFileEditor"],
     "utils": [
         "Config",

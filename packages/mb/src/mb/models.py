@@ -5,5 +5,6 @@ from mb_saving import model_from_json as model_from_json
 from mb_saving import save_model as save_model
 from mb_train.models import Model as Model
 from mb_train.models import Sequential as Sequential
+from mb_train.models import clone_model as clone_model
 
-__all__ = ["Model", "Sequential", "load_model", "model_from_json", "save_model"]
+__all__ = ["Model", "Sequential", "clone_model", "load_model", "model_from_json", "save_model"]
