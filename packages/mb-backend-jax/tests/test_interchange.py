@@ -103,3 +103,19 @@ def test_numpy_array_becomes_an_independent_device_array(dtype, fast, monkeypatc
 def test_float64_numpy_is_narrowed_without_x64():
     x = core.convert_to_tensor(np.ones((2, 2)))
     assert str(x.dtype) == ("float64" if jax.config.jax_enable_x64 else "float32")
+
+
+def test_64_bit_torch_tensors_narrow_like_numpy_arrays_without_x64():
+    torch = pytest.importorskip("torch")
+    if jax.config.jax_enable_x64:
+        pytest.skip("x64 is on: 64-bit tensors keep their width")
+    labels = torch.arange(-3, 5, dtype=torch.int64)
+    values = torch.linspace(-1.0, 1.0, 7, dtype=torch.float64, requires_grad=True)
+    got_labels, got_values = core.convert_to_tensor(labels), core.convert_to_tensor(values)
+    assert str(got_labels.dtype) == "int32" and str(got_values.dtype) == "float32"
+    np.testing.assert_array_equal(np.asarray(got_labels), np.arange(-3, 5))
+    np.testing.assert_array_equal(
+        np.asarray(got_values), values.detach().numpy().astype(np.float32)
+    )
+    labels[0] = 100  # the result is a copy: the source tensor can change afterwards
+    assert int(got_labels[0]) == -3

@@ -41,6 +41,17 @@ def _from_foreign(x):
     detach = getattr(x, "detach", None)
     if callable(detach):  # torch refuses to export tensors that require grad
         x = detach()
+    if not jax.config.jax_enable_x64 and _narrowed_dtype(x) is not None:
+        # A 64-bit tensor becomes 32-bit here: it must be copied anyway, so a CPU one
+        # is read through NumPy's DLPack view and narrowed in one pass.
+        try:
+            host = np.from_dlpack(x)
+        except (TypeError, ValueError, RuntimeError, BufferError, AttributeError):
+            host = None
+        if host is not None:
+            fast = _host_to_device(host)
+            if fast is not None:
+                return fast
     try:
         return jax.dlpack.from_dlpack(x)
     except (TypeError, ValueError, RuntimeError, BufferError):
@@ -94,7 +105,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if _is_foreign_tensor(x):
         out = _from_foreign(x)
         return out if dtype is None else out.astype(dtype)
-    if type(x) is np.ndarray and (dtype is None or dtype == x.dtype.name):
+    if type(x) is np.ndarray and (dtype is None or dtype == _stored_dtype(x.dtype.name)):
         fast = _host_to_device(x)
         if fast is not None:
             return fast
@@ -126,10 +137,11 @@ def _resolve_fast_put():
         sharding = SingleDeviceSharding(device)
         probe = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2]
 
-        def put(x):
+        def put(x, copy=True):
             # The CPU client may alias the host buffer: hand it a private copy, so
             # writing to the caller's array later never changes the tensor.
-            x = x.copy()
+            if copy:
+                x = x.copy()
             aval = jax.core.ShapedArray(x.shape, x.dtype)
             return pxla.batched_device_put(aval, sharding, [x], [device], committed=False)
 
@@ -141,15 +153,33 @@ def _resolve_fast_put():
         return None
 
 
+def _stored_dtype(name):
+    """The dtype jax stores a NumPy dtype as (64-bit ones narrowed without x64)."""
+    if name in _NARROWED and not jax.config.jax_enable_x64:
+        return _NARROWED[name]
+    return name
+
+
+def _narrowed_dtype(x):
+    # The dtype name of a foreign tensor ("torch.int64", tf's "int64"), if 64-bit.
+    name = str(getattr(x, "dtype", "")).rsplit(".", 1)[-1].replace("<dtype: '", "")
+    return _NARROWED.get(name.rstrip("'>"))
+
+
 def _host_to_device(x):
-    """``x`` (a NumPy array of a dtype in ``_AS_IS``) on the default device, or None
-    where the fast transfer does not apply (then the caller takes jnp.asarray)."""
-    if x.dtype.name not in _AS_IS or jax.config.jax_default_device is not None:
+    """``x`` (a NumPy array) on the default device as jax stores it (64-bit dtypes
+    narrowed without x64, as jnp.asarray does), or None where the fast transfer does
+    not apply (then the caller takes jnp.asarray)."""
+    target = _stored_dtype(x.dtype.name)
+    if target not in _AS_IS or jax.config.jax_default_device is not None:
         return None
     if not _FAST_PUT:
         _FAST_PUT.append(_resolve_fast_put())
     put = _FAST_PUT[0]
-    return None if put is None else put(x)
+    if put is None:
+        return None
+    # The narrowing cast makes the private copy the transfer needs.
+    return put(x.astype(target), copy=False) if target != x.dtype.name else put(x)
 
 
 # 64-bit dtypes JAX holds in 32 bits unless `jax_enable_x64` is on.
