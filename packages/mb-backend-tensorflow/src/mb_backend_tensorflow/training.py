@@ -188,7 +188,6 @@ def multi_step(step_fn, n, unroll=1, jit_compile=False):
 
 
 @functools.lru_cache(maxsize=64)
-@functools.lru_cache(maxsize=64)
 def _compiled_update(update_fn, num_slots, jit_compile):
     # One tf.function per (update rule, slot count): a new one per call would retrace
     # every eager step (and TensorFlow warns about the retracing).
@@ -205,7 +204,8 @@ def _compiled_update(update_fn, num_slots, jit_compile):
             )
         return tuple(tf.nest.pack_sequence_as(params, list(col)) for col in columns)
 
-    return tf.function(apply, jit_compile=jit_compile, reduce_retracing=True, autograph=False)
+    compiled = tf.function(apply, jit_compile=jit_compile, reduce_retracing=True, autograph=False)
+    return apply, compiled
 
 
 def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit_compile=False):
@@ -225,7 +225,11 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
         ``new_params``, or ``(new_params, *new_slots)`` when slots are given.
     """
     del donate
-    compiled = _compiled_update(update_fn, len(slots), bool(jit_compile))
+    apply, compiled = _compiled_update(update_fn, len(slots), bool(jit_compile))
+    if tf.inside_function() and not jit_compile:
+        # Inside the trainer's tf.function the update's ops join the step's graph
+        # (a nested function call would cost a function-call op per step).
+        compiled = apply
     params = tf.nest.map_structure(convert_to_tensor, params)
     grads = tf.nest.map_structure(convert_to_tensor, grads)
     slots = tuple(tf.nest.map_structure(convert_to_tensor, s) for s in slots)
