@@ -164,3 +164,15 @@ def test_masks_flow_through_a_sequential_stack():
     )
     y = net(np.array([[1, 0, 2]], "int32"))
     assert np.asarray(get_keras_mask(y)).tolist() == [[True, False, True]]
+
+
+def test_get_source_inputs_walks_back_to_the_inputs_in_order():
+    from mb_layers import get_source_inputs
+
+    a, b, c = Input((2,), name="a"), Input((2,), name="b"), Input((2,), name="c")
+    shared = layers.Dense(2)
+    out = layers.Add()([shared(b), layers.Multiply()([shared(a), b])])
+    assert [x.name for x in get_source_inputs(out)] == ["b", "a"]
+    assert get_source_inputs(c) == [c]
+    with pytest.raises(ValueError, match="expects a KerasTensor"):
+        get_source_inputs(np.ones((2, 2)))

@@ -9,6 +9,7 @@ from mb_layers import regularizers as regularizers
 from mb_layers._functional import Functional as Functional
 from mb_layers._input_layer import Input as Input
 from mb_layers._input_layer import InputLayer as InputLayer
+from mb_layers._input_layer import get_source_inputs as get_source_inputs
 from mb_layers._input_spec import InputSpec as InputSpec
 from mb_layers._layer import Layer as Layer
 from mb_layers._masking import get_keras_mask as get_keras_mask

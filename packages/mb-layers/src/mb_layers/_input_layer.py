@@ -150,3 +150,36 @@ def Input(
         name=name,
     )
     return layer.output
+
+
+def get_source_inputs(tensor):
+    """The input tensors (outputs of `Input`/`InputLayer`) that `tensor` is computed
+    from, in order of first appearance (``keras.utils.get_source_inputs``).
+
+    Example:
+
+    >>> from mb_layers.layers import Add
+    >>> a, b = Input((2,), name="a"), Input((2,), name="b")
+    >>> [x.name for x in get_source_inputs(Add()([a, b]))]
+    ['a', 'b']
+    """
+    if not is_keras_tensor(tensor):
+        raise ValueError(
+            "get_source_inputs expects a KerasTensor (the output of a layer called on "
+            f"mb.Input tensors). Received: {tensor!r} (of type {type(tensor).__name__})."
+        )
+    found, seen, stack = [], set(), [tensor]
+    while stack:
+        x = stack.pop()
+        history = x._keras_history
+        node = None
+        if history is not None and history.operation is not None:
+            node = history.operation._inbound_nodes[history.node_index]
+        parents = node.input_tensors if node is not None else []
+        if not parents:  # an Input, or a tensor made outside any recorded call
+            if id(x) not in seen:
+                seen.add(id(x))
+                found.append(x)
+            continue
+        stack.extend(reversed(parents))
+    return found

@@ -6,6 +6,7 @@ elsewhere (a file, a CI log) one line is written per epoch, as Keras's
 measurable per step.
 """
 
+import logging
 import sys
 import time
 
@@ -13,6 +14,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 _REFRESH_SECONDS = 0.1
+# Set by mb_train.utils.enable/disable_interactive_logging: when off, progress goes
+# to the "mb" logger (one line per epoch) instead of stdout.
+INTERACTIVE_LOGGING = [True]
 
 
 def format_logs(logs):
@@ -26,6 +30,8 @@ def format_logs(logs):
 
 
 def is_interactive(stream=None):
+    if not INTERACTIVE_LOGGING[0]:
+        return False
     stream = stream or sys.stdout
     return bool(getattr(stream, "isatty", lambda: False)())
 
@@ -89,4 +95,7 @@ class ProgressDisplay:
         metrics = format_logs(logs)
         if metrics:
             line += f" - {metrics}"
-        print(line, file=self.file or sys.stdout, flush=True)
+        if INTERACTIVE_LOGGING[0] or self.file is not None:
+            print(line, file=self.file or sys.stdout, flush=True)
+        else:
+            logging.getLogger("mb").info(line)

@@ -7,6 +7,7 @@ from mb_data import split_dataset as split_dataset
 from mb_data import to_categorical as to_categorical
 from mb_data import unpack_x_y_sample_weight as unpack_x_y_sample_weight
 from mb_graph import is_keras_tensor as is_keras_tensor
+from mb_layers import get_source_inputs as get_source_inputs
 from mb_ops import clear_session as clear_session
 from mb_ops.dtypes import standardize_dtype as standardize_dtype
 from mb_ops.ops import normalize as normalize
@@ -19,19 +20,28 @@ from mb_saving import get_registered_name as get_registered_name
 from mb_saving import get_registered_object as get_registered_object
 from mb_saving import register_keras_serializable as register_keras_serializable
 from mb_saving import serialize_keras_object as serialize_keras_object
+from mb_train.utils import Progbar as Progbar
+from mb_train.utils import disable_interactive_logging as disable_interactive_logging
+from mb_train.utils import enable_interactive_logging as enable_interactive_logging
+from mb_train.utils import is_interactive_logging_enabled as is_interactive_logging_enabled
 
 Sequence = PyDataset
 
 __all__ = [
     "CustomObjectScope",
+    "Progbar",
     "PyDataset",
     "Sequence",
     "clear_session",
     "custom_object_scope",
     "deserialize_keras_object",
+    "disable_interactive_logging",
+    "enable_interactive_logging",
     "get_custom_objects",
     "get_registered_name",
     "get_registered_object",
+    "get_source_inputs",
+    "is_interactive_logging_enabled",
     "is_keras_tensor",
     "normalize",
     "pack_x_y_sample_weight",

@@ -1,0 +1,69 @@
+"""`Progbar` and the interactive-logging switches (``keras.utils``)."""
+
+import logging
+import re
+
+import numpy as np
+import pytest
+
+from mb_train import utils
+
+
+class _Out:
+    def __init__(self, capsys):
+        self.capsys = capsys
+        self.text = ""
+
+    def getvalue(self):
+        self.text += self.capsys.readouterr().out
+        return self.text
+
+
+@pytest.fixture
+def stdout(capsys):
+    yield _Out(capsys)
+    utils.enable_interactive_logging()
+
+
+def test_averaged_and_stateful_metrics_follow_keras_rules(stdout):
+    losses = [4.0, 2.0, 1.0, 0.5]
+    bar = utils.Progbar(8, stateful_metrics=["acc"], verbose=1)
+    # Steps advance by 2, 1, 3, 2: an averaged value counts once per step advanced.
+    for current, loss, acc in zip([2, 3, 6, 8], losses, [0.1, 0.2, 0.3, 0.4], strict=True):
+        bar.update(current, values=[("loss", loss), ("acc", acc)])
+    expected = np.average(losses, weights=[2, 1, 3, 2])
+    assert bar.average("loss") == pytest.approx(expected, rel=1e-12)
+    assert bar.average("acc") == pytest.approx(0.4)
+    last = stdout.getvalue().strip().splitlines()[-1]
+    assert last.startswith("8/8 [====================]")
+    assert f"loss: {expected:.4f}" in last and "acc: 0.4000" in last
+
+
+def test_verbose_2_prints_one_line_at_the_end_and_0_prints_nothing(stdout):
+    bar = utils.Progbar(3, verbose=2)
+    for _ in range(3):
+        bar.add(1, values=[("loss", 1.0)])
+    lines = stdout.getvalue().strip().splitlines()
+    assert len(lines) == 1 and re.match(r"3/3 - \d+s - \d+(us|ms|s)/step - loss: 1\.0000", lines[0])
+    quiet = utils.Progbar(3, verbose=0)
+    quiet.update(3, values=[("loss", 2.0)])
+    assert len(stdout.getvalue().strip().splitlines()) == 1
+
+
+def test_unknown_target_and_bad_target(stdout):
+    bar = utils.Progbar(None, verbose=1)
+    bar.update(5, finalize=True)
+    assert "5/Unknown" in stdout.getvalue()
+    with pytest.raises(ValueError, match="target must be an int"):
+        utils.Progbar(2.5)
+
+
+def test_disabling_interactive_logging_sends_progress_to_the_logger(stdout, caplog):
+    utils.disable_interactive_logging()
+    assert not utils.is_interactive_logging_enabled()
+    with caplog.at_level(logging.INFO, logger="mb"):
+        utils.Progbar(2, verbose=2).update(2, values=[("loss", 0.25)])
+    assert stdout.getvalue() == ""
+    assert any("loss: 0.2500" in record.getMessage() for record in caplog.records)
+    utils.enable_interactive_logging()
+    assert utils.is_interactive_logging_enabled()
