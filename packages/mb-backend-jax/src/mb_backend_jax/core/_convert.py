@@ -142,8 +142,20 @@ def _resolve_fast_put():
             # writing to the caller's array later never changes the tensor.
             if copy:
                 x = x.copy()
-            aval = jax.core.ShapedArray(x.shape, x.dtype)
-            return pxla.batched_device_put(aval, sharding, [x], [device], committed=False)
+            key = (x.shape, x.dtype)
+            aval = avals.get(key)
+            if aval is None:
+                if len(avals) > 512:  # many shapes (e.g. ragged batches): start over
+                    avals.clear()
+                aval = avals[key] = jax.core.ShapedArray(x.shape, x.dtype)
+            return transfer(aval, sharding, [x], devices, False)
+
+        avals = {}
+        devices = [device]
+        # The C++ function under pxla.batched_device_put (which adds test hooks).
+        transfer = getattr(getattr(pxla, "xc", None), "batched_device_put", None)
+        if transfer is None:
+            transfer = pxla.batched_device_put
 
         out = put(probe)
         if not (isinstance(out, jax.Array) and np.array_equal(np.asarray(out), probe)):
@@ -166,12 +178,30 @@ def _narrowed_dtype(x):
     return _NARROWED.get(name.rstrip("'>"))
 
 
+def _fast_targets(x64):
+    # NumPy dtype -> the dtype the fast transfer stores it as (dtype objects as keys:
+    # `dtype.name` is a slow Python property).
+    targets = {np.dtype(name): np.dtype(name) for name in _AS_IS if name != "bfloat16"}
+    targets[np.dtype(ml_dtypes.bfloat16)] = np.dtype(ml_dtypes.bfloat16)
+    if not x64:
+        for wide, narrow in _NARROWED.items():
+            targets[np.dtype(wide)] = np.dtype(narrow)
+    return targets
+
+
+_TARGETS = {}  # x64 flag -> _fast_targets(flag)
+
+
 def _host_to_device(x):
     """``x`` (a NumPy array) on the default device as jax stores it (64-bit dtypes
     narrowed without x64, as jnp.asarray does), or None where the fast transfer does
     not apply (then the caller takes jnp.asarray)."""
-    target = _stored_dtype(x.dtype.name)
-    if target not in _AS_IS or jax.config.jax_default_device is not None:
+    x64 = jax.config.jax_enable_x64
+    targets = _TARGETS.get(x64)
+    if targets is None:
+        targets = _TARGETS[x64] = _fast_targets(x64)
+    target = targets.get(x.dtype)
+    if target is None or jax.config.jax_default_device is not None:
         return None
     if not _FAST_PUT:
         _FAST_PUT.append(_resolve_fast_put())
@@ -179,7 +209,7 @@ def _host_to_device(x):
     if put is None:
         return None
     # The narrowing cast makes the private copy the transfer needs.
-    return put(x.astype(target), copy=False) if target != x.dtype.name else put(x)
+    return put(x.astype(target), copy=False) if target != x.dtype else put(x)
 
 
 # 64-bit dtypes JAX holds in 32 bits unless `jax_enable_x64` is on.
