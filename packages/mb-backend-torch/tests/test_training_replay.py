@@ -171,3 +171,31 @@ def test_dicts_namedtuples_and_none_pass_through_a_replay_with_their_types():
     # A different structure (a tensor where None was) is a new signature.
     got = replay(inputs, torch.ones(2))
     torch.testing.assert_close(got["extra"], torch.full((2,), 8.0))
+
+
+def test_folded_constants_never_leak_state_between_replays():
+    """Ops that read only constants of the step (literals, zeros_like) are folded into
+    the recording; memory the step writes to or returns is still made per replay."""
+    scale = torch.tensor([2.0, 2.0])  # captured from outside: read live, never folded
+
+    def step(x):
+        accumulator = torch.zeros(2)  # written in place below: stays per replay
+        accumulator.add_(x)
+        ones = torch.ones_like(x)  # returned: the caller may write into it
+        bias = torch.tensor([0.5, 0.5]) * 2  # literal arithmetic: folded
+        return accumulator + scale * 3 + bias, ones  # scale * 3 reads only `scale`
+
+    replay = training.jit(step, pure=True)
+    previous_ones = None
+    for i in range(5):
+        x = torch.full((2,), float(i))
+        got, ones = replay(x)
+        torch.testing.assert_close(got, x + scale * 3 + 1.0, rtol=0, atol=0)
+        torch.testing.assert_close(ones, torch.ones(2), rtol=0, atol=0)
+        if previous_ones is not None:
+            assert ones.data_ptr() != previous_ones.data_ptr()
+        ones.add_(100.0)  # must not reach the next replay's result
+        previous_ones = ones
+        if i == 2:
+            scale.mul_(0.5)  # a live external tensor changes between calls
+    assert replay.recorded == 1

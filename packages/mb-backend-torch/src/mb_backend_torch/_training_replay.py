@@ -79,7 +79,8 @@ class _Recorder(TorchDispatchMode):
         super().__init__()
         self._names = {}
         self._alive = []  # every tensor seen stays alive, so ids stay unique
-        self.lines = []
+        self._steps = []
+        self._mutated = set()  # storages that in-place ops of the step write to
         self.namespace = {}
         self._ops = {}
         self._counter = itertools.count()
@@ -130,6 +131,21 @@ class _Recorder(TorchDispatchMode):
                 f"the step reads a tensor's value into Python ({func}); it runs eagerly"
             )
         out = func(*args, **kwargs)
+        given = _tensors_in((args, kwargs))
+        if func._schema.is_mutable:
+            self._mutated.update(_storage(t) for t in given)
+        if func in _ALIASES and len(given) == 1 and isinstance(out, torch.Tensor):
+            # detach/lift_fresh return their input as far as the replay is concerned
+            # (nothing requires grad there): a Python alias, not a dispatched op. A
+            # lifted literal (torch.tensor(2.0) in the step) is a constant of the step.
+            source = self.expression(given[0])
+            name = self._bind(out)
+            literal = func is torch.ops.aten.lift_fresh.default
+            self._steps.append(
+                _Step(f"{name} = {source}", [(name, out)], set() if literal else {source},
+                      given, foldable=True)
+            )  # fmt: skip
+            return out
         # The replay calls the C++ overload itself, skipping OpOverload.__call__'s
         # Python frame (a microsecond per op, a few dozen ops per small step).
         op = self._op_name(func)
@@ -137,28 +153,106 @@ class _Recorder(TorchDispatchMode):
             [self.expression(a) for a in args]
             + [f"{k}={self.expression(v)}" for k, v in kwargs.items()]
         )
+        # zeros_like & co read only shapes and dtypes, which the signature fixes.
+        names = set() if func in _METADATA_ONLY else {self._names[id(t)] for t in given}
+        foldable = (
+            not func._schema.is_mutable and torch.Tag.nondeterministic_seeded not in func.tags
+        )
         if isinstance(out, torch.Tensor):
-            self.lines.append(f"{self._bind(out)} = {op}({call})")
+            name = self._bind(out)
+            self._steps.append(
+                _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable)
+            )
         elif isinstance(out, list | tuple) and any(isinstance(o, torch.Tensor) for o in out):
             result = f"r{next(self._counter)}"
-            self.lines.append(f"{result} = {op}({call})")
+            lines, outs = [f"{result} = {op}({call})"], []
             for i, item in enumerate(out):
                 if isinstance(item, torch.Tensor):
-                    self.lines.append(f"{self._bind(item)} = {result}[{i}]")
+                    outs.append((self._bind(item), item))
+                    lines.append(f"{outs[-1][0]} = {result}[{i}]")
+            self._steps.append(_Step("\n    ".join(lines), outs, names, given, foldable))
         else:
-            self.lines.append(f"{op}({call})")
+            self._steps.append(_Step(f"{op}({call})", [], names, given, foldable=False))
         return out
 
     def compile(self, outputs):
-        returned = ", ".join(self.expression(o) for o in outputs)
+        """The replay function, its source, and ``(output index, input index)`` pairs
+        for outputs that are inputs themselves (state the step updated in place).
+
+        Ops that only read constants of the step (literals, ``ones_like`` of them, ...)
+        are folded: their recorded results become constants, unless the step writes
+        into their memory or returns them."""
+        names = [self.expression(o) for o in outputs]
+        positions = {name: i for i, name in enumerate(self.inputs)}
+        passthrough = tuple((i, positions[n]) for i, n in enumerate(names) if n in positions)
+        returned = set(names)
+        # Memory the caller gets back, or the step writes to, stays per-replay.
+        kept = self._mutated | {_storage(o) for o in outputs if isinstance(o, torch.Tensor)}
+        constant, lines = set(), []
+        for step in self._steps:
+            if (
+                step.foldable
+                and step.reads <= constant
+                and not any(n in returned for n, _ in step.outs)
+                and not any(_storage(t) in kept for _, t in step.outs)
+                and not any(_storage(t) in self._mutated for t in step.given)
+            ):
+                for name, tensor in step.outs:
+                    self.namespace[name] = tensor
+                    constant.add(name)
+                continue
+            lines.append(step.text)
         source = "def replay({}):\n    {}\n    return [{}]\n".format(
             ", ".join(self.inputs) or "",
-            "\n    ".join(self.lines) or "pass",
-            returned,
+            "\n    ".join(lines) or "pass",
+            ", ".join(names),
         )
         namespace = dict(self.namespace)
         exec(compile(source, "<mb torch step replay>", "exec"), namespace)
-        return namespace["replay"], source
+        return namespace["replay"], source, passthrough
+
+
+_ALIASES = frozenset({torch.ops.aten.detach.default, torch.ops.aten.lift_fresh.default})
+_METADATA_ONLY = frozenset(
+    {
+        torch.ops.aten.zeros_like.default,
+        torch.ops.aten.ones_like.default,
+        torch.ops.aten.full_like.default,
+    }
+)
+
+
+class _Step:
+    """One recorded call: its source line(s), the (name, tensor) pairs it binds, the
+    names of the tensors it reads, the tensors themselves, and whether it may fold."""
+
+    __slots__ = ("foldable", "given", "outs", "reads", "text")
+
+    def __init__(self, text, outs, reads, given, foldable):
+        self.text, self.outs, self.reads, self.given, self.foldable = (
+            text, outs, reads, given, foldable
+        )  # fmt: skip
+
+
+def _storage(tensor):
+    try:
+        return tensor.untyped_storage().data_ptr()
+    except (RuntimeError, NotImplementedError):  # no storage (sparse, ...): one shared key
+        return -1
+
+
+def _tensors_in(value):
+    found = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, torch.Tensor):
+            found.append(item)
+        elif isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+    return found
 
 
 # The step's arguments and results are lists, tuples and dicts of tensors: a
@@ -251,17 +345,18 @@ class GraphReplay:
                 self._entries[key] = entry
         if isinstance(entry, str):
             return self.fn(*args)
-        replay, out_spec = entry
+        replay, out_spec, passthrough = entry
         # Grad mode stays on as while recording (some kernels, e.g. mkldnn's RNN, only
         # keep what their backward needs when it is), but nothing requires grad, so
         # autograd builds no graph: the backward ops are in the recording already.
-        tensors = [
-            leaf.detach() if leaf.requires_grad else leaf
-            for leaf in flat
-            if isinstance(leaf, torch.Tensor)
-        ]
+        given = [leaf for leaf in flat if isinstance(leaf, torch.Tensor)]
+        tensors = [t.detach() if t.requires_grad else t for t in given]
         with torch.enable_grad():
             outputs = replay(*tensors)
+        # An input returned as an output (updated in place) comes back as the object
+        # the caller passed, so writing it back is recognised as a no-op.
+        for out_index, in_index in passthrough:
+            outputs[out_index] = given[in_index]
         return _unflatten(out_spec, iter(outputs))
 
     def _record(self, structure, flat):
@@ -283,5 +378,5 @@ class GraphReplay:
             _recording.active = False
         out_flat = []
         out_spec = _flatten(out, out_flat)
-        replay, _ = recorder.compile(out_flat)
-        return replay, out_spec
+        replay, _, passthrough = recorder.compile(out_flat)
+        return replay, out_spec, passthrough

@@ -31,6 +31,8 @@ class Variable(_BaseVariable):
 
     def _direct_assign(self, value):
         current = self._value
+        if value is current:
+            return
         if (
             isinstance(value, torch.Tensor)
             and value.data_ptr() == current.data_ptr()
