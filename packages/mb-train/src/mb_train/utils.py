@@ -6,6 +6,8 @@ import math
 import sys
 import time
 
+import numpy as np
+
 from mb_train import _progress
 
 __all__ = [
@@ -125,9 +127,9 @@ class Progbar:
         parts = []
         for name in self._names:
             value = self.average(name)
-            parts.append(f"{name}: {value:.4f}" if abs(value) >= 1e-3 or value == 0 else
-                         f"{name}: {value:.4e}")  # fmt: skip
-        return "".join(f" - {p}" for p in parts)
+            shown = f"{value:.4f}" if abs(value) >= 1e-3 or value == 0 else f"{value:.4e}"
+            parts.append(f" - {name}: {shown}")
+        return "".join(parts)
 
     def _bar_line(self, current, now, finalize):
         if self.target is not None:
@@ -172,9 +174,7 @@ class Progbar:
 def _scalar(value):
     try:
         return float(value)
-    except TypeError:
-        import numpy as np
-
+    except TypeError:  # an array: its mean, as Keras shows it
         return float(np.mean(np.asarray(value)))
 
 

@@ -105,8 +105,8 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if _is_foreign_tensor(x):
         out = _from_foreign(x)
         return out if dtype is None else out.astype(dtype)
-    if type(x) is np.ndarray and (dtype is None or dtype == _stored_dtype(x.dtype.name)):
-        fast = _host_to_device(x)
+    if type(x) is np.ndarray:
+        fast = _host_to_device(x, dtype)
         if fast is not None:
             return fast
     if dtype == "bfloat16" and not isinstance(x, np.ndarray):
@@ -121,7 +121,7 @@ _AS_IS = frozenset(
     ["float32", "float16", "bfloat16", "int32", "int16", "int8", "uint32", "uint16",
      "uint8", "bool", "complex64"]
 )  # fmt: skip
-_FAST_PUT = []  # [(put, device, sharding)] once resolved; [None] where unavailable
+_FAST_PUT = []  # [put] once resolved; [None] where the private API is unavailable
 
 
 def _resolve_fast_put():
@@ -165,17 +165,11 @@ def _resolve_fast_put():
         return None
 
 
-def _stored_dtype(name):
-    """The dtype jax stores a NumPy dtype as (64-bit ones narrowed without x64)."""
-    if name in _NARROWED and not jax.config.jax_enable_x64:
-        return _NARROWED[name]
-    return name
-
-
 def _narrowed_dtype(x):
-    # The dtype name of a foreign tensor ("torch.int64", tf's "int64"), if 64-bit.
-    name = str(getattr(x, "dtype", "")).rsplit(".", 1)[-1].replace("<dtype: '", "")
-    return _NARROWED.get(name.rstrip("'>"))
+    # The 32-bit dtype a foreign 64-bit tensor becomes (torch.int64, tf.int64), or None.
+    dtype = getattr(x, "dtype", None)
+    name = getattr(dtype, "name", None) or str(dtype).rsplit(".", 1)[-1]
+    return _NARROWED.get(name)
 
 
 def _fast_targets(x64):
@@ -192,16 +186,19 @@ def _fast_targets(x64):
 _TARGETS = {}  # x64 flag -> _fast_targets(flag)
 
 
-def _host_to_device(x):
+def _host_to_device(x, dtype=None):
     """``x`` (a NumPy array) on the default device as jax stores it (64-bit dtypes
     narrowed without x64, as jnp.asarray does), or None where the fast transfer does
-    not apply (then the caller takes jnp.asarray)."""
+    not apply (another target `dtype`, a default-device scope; then the caller takes
+    jnp.asarray)."""
     x64 = jax.config.jax_enable_x64
     targets = _TARGETS.get(x64)
     if targets is None:
         targets = _TARGETS[x64] = _fast_targets(x64)
     target = targets.get(x.dtype)
     if target is None or jax.config.jax_default_device is not None:
+        return None
+    if dtype is not None and dtype != target.name:
         return None
     if not _FAST_PUT:
         _FAST_PUT.append(_resolve_fast_put())

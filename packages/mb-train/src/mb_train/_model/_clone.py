@@ -140,14 +140,13 @@ def _clone_sequential(model, input_tensors, clone_function, call_function, recur
         return Sequential(layers, trainable=model.trainable, name=model.name)
     # With given inputs or a call_function the stack is wired functionally.
     if input_tensors is not None:
-        if len(tree.flatten(input_tensors)) != 1 or not is_keras_tensor(
-            tree.flatten(input_tensors)[0]
-        ):
+        given = tree.flatten(input_tensors)
+        if len(given) != 1 or not is_keras_tensor(given[0]):
             raise ValueError(
                 "clone_model: a Sequential takes one KerasTensor as input_tensors. "
                 f"Received: {input_tensors!r}."
             )
-        x = inputs = tree.flatten(input_tensors)[0]
+        x = inputs = given[0]
     elif isinstance(first, InputLayer):
         x = inputs = Input(batch_shape=first.batch_shape, dtype=first.dtype, name=first.name)
     else:
