@@ -54,7 +54,7 @@ PARTIAL = {
         "TFSMLayer",
         "TorchModuleWrapper",
     ],
-    "optimizers": ["MultiOptimizer", "OptimizerMap", "legacy"],
+    "optimizers": [],
     "saving": ["KerasFileEditor"],
     "utils": [
         "Config",

@@ -19,6 +19,8 @@ MODULES = [
     "_rmsprop",
     "_schedule_free",
     "_loss_scale",
+    "_multi",
+    "legacy",
     "_registry",
     "schedules",
     "schedules._base",

@@ -46,8 +46,9 @@ class LambdaCallback(Callback):
 class SwapEMAWeights(Callback):
     """Evaluates (and optionally checkpoints) with the optimizer's EMA weights.
 
-    Needs an optimizer built with ``use_ema=True``; the EMA values are swapped into
-    the model before validation and swapped back after.
+    Needs an optimizer built with ``use_ema=True`` (with a `MultiOptimizer`: at least
+    one sub-optimizer, whose variables alone are swapped); the EMA values are swapped
+    into the model before validation and swapped back after.
     """
 
     _needs_batch_logs = False
@@ -57,22 +58,42 @@ class SwapEMAWeights(Callback):
         self.swap_on_epoch = swap_on_epoch
         self._swapped = False
 
-    def _ema_variables(self):
+    def _ema_pairs(self):
+        """``[(model variable, its moving average)]`` over every optimizer keeping an EMA."""
         optimizer = self.model.optimizer
+        inner = getattr(optimizer, "inner_optimizer", None)  # a LossScaleOptimizer's
+        optimizer = inner if inner is not None else optimizer
+        subs = getattr(optimizer, "optimizers", None)  # a MultiOptimizer's
+        if subs is not None:
+            with_ema = [sub for sub in subs if getattr(sub, "use_ema", False)]
+            if not with_ema:
+                raise ValueError(
+                    "SwapEMAWeights must be used when at least one inner optimizer has "
+                    "`use_ema=True` set. Received a MultiOptimizer with all inner optimizers "
+                    f"having `use_ema=False`: {[sub.name for sub in subs]}."
+                )
+            return [pair for sub in with_ema for pair in self._pairs_of(sub)]
         if not getattr(optimizer, "use_ema", False):
             raise ValueError(
                 "SwapEMAWeights needs an optimizer with use_ema=True. Received optimizer "
                 f"{type(optimizer).__name__} without EMA."
             )
+        return self._pairs_of(optimizer)
+
+    def _pairs_of(self, optimizer):
         ema = getattr(optimizer, "_model_variables_moving_average", None)
         if not ema:
-            raise ValueError("SwapEMAWeights: the optimizer has no EMA variables yet.")
-        return list(ema)
+            raise ValueError(
+                f"SwapEMAWeights: the optimizer {optimizer.name!r} has no EMA variables yet "
+                "(it is built on the first training step)."
+            )
+        variables = getattr(optimizer, "_trainable_variables", None) or (
+            self.model.trainable_variables
+        )
+        return [(v, e) for v, e in zip(variables, ema, strict=True) if e is not None]
 
     def _swap(self):
-        variables = self.model.trainable_variables
-        ema = self._ema_variables()
-        for v, e in zip(variables, ema, strict=True):
+        for v, e in self._ema_pairs():
             live, avg = np.array(v.numpy()), np.array(e.numpy())
             v.assign(avg)
             e.assign(live)

@@ -94,8 +94,7 @@ class EarlyStopping(Callback):
             self.model.set_weights(self.best_weights)
 
 
-def _set_lr(model, value):
-    optimizer = model.optimizer
+def _set_lr(optimizer, value):
     lr = optimizer.learning_rate
     if hasattr(lr, "assign"):
         lr.assign(float(value))
@@ -103,13 +102,37 @@ def _set_lr(model, value):
         optimizer.learning_rate = float(value)
 
 
-def _get_lr(model):
-    lr = model.optimizer.learning_rate
+def _get_lr(optimizer):
+    lr = optimizer.learning_rate
     return float(lr.numpy()) if hasattr(lr, "numpy") else float(lr)
 
 
+def _rate_owners(model):
+    """``[(log suffix, optimizer)]``: the optimizers whose rate the callbacks read and set.
+
+    A MultiOptimizer (also inside a LossScaleOptimizer) has no rate of its own: each
+    sub-optimizer's is logged as ``learning_rate_<name>`` and scheduled on its own, as
+    in Keras. Any other optimizer is one entry, logged as ``learning_rate``.
+    """
+    optimizer = model.optimizer
+    inner = getattr(optimizer, "inner_optimizer", None)
+    subs = getattr(inner if inner is not None else optimizer, "optimizers", None)
+    if subs is None:
+        return [("", optimizer)]
+    return [(f"_{sub.name}", sub) for sub in subs]
+
+
+def _log_rates(model, logs):
+    for suffix, optimizer in _rate_owners(model):
+        logs[f"learning_rate{suffix}"] = _get_lr(optimizer)
+
+
 class ReduceLROnPlateau(Callback):
-    """Multiplies the learning rate by `factor` when `monitor` stops improving."""
+    """Multiplies the learning rate by `factor` when `monitor` stops improving.
+
+    With a `MultiOptimizer`, every sub-optimizer's rate is multiplied (each down to
+    `min_lr`) and logged as ``learning_rate_<name>``.
+    """
 
     _needs_batch_logs = False
 
@@ -142,7 +165,7 @@ class ReduceLROnPlateau(Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}
-        logs["learning_rate"] = _get_lr(self.model)
+        _log_rates(self.model, logs)
         value = _get_monitor(logs, self.monitor, "ReduceLROnPlateau")
         if value is None:
             return
@@ -155,19 +178,28 @@ class ReduceLROnPlateau(Callback):
         elif self.cooldown_counter <= 0:
             self.wait += 1
             if self.wait >= self.patience:
-                old = _get_lr(self.model)
-                if old > self.min_lr:
-                    new = max(old * self.factor, self.min_lr)
-                    _set_lr(self.model, new)
-                    if self.verbose > 0:
-                        print(
-                            f"Epoch {epoch + 1}: ReduceLROnPlateau reducing learning rate to {new}."
-                        )
+                reduced = False
+                for suffix, optimizer in _rate_owners(self.model):
+                    old = _get_lr(optimizer)
+                    if old > self.min_lr:
+                        new = max(old * self.factor, self.min_lr)
+                        _set_lr(optimizer, new)
+                        reduced = True
+                        if self.verbose > 0:
+                            whose = f" {optimizer.name}" if suffix else ""
+                            print(
+                                f"Epoch {epoch + 1}: ReduceLROnPlateau reducing{whose} "
+                                f"learning rate to {new}."
+                            )
+                if reduced:
                     self.cooldown_counter, self.wait = self.cooldown, 0
 
 
 class LearningRateScheduler(Callback):
-    """Sets the learning rate at each epoch start: ``schedule(epoch, lr) -> new lr``."""
+    """Sets the learning rate at each epoch start: ``schedule(epoch, lr) -> new lr``.
+
+    With a `MultiOptimizer`, the schedule is applied to each sub-optimizer's own rate.
+    """
 
     _needs_batch_logs = False
 
@@ -177,22 +209,27 @@ class LearningRateScheduler(Callback):
         self.verbose = verbose
 
     def on_epoch_begin(self, epoch, logs=None):
-        lr = _get_lr(self.model)
-        try:
-            new = self.schedule(epoch, lr)
-        except TypeError:
-            new = self.schedule(epoch)
-        if not isinstance(new, int | float | np.floating):
-            raise ValueError(
-                f"The schedule of LearningRateScheduler must return a float. Received: {new!r}."
-            )
-        _set_lr(self.model, new)
-        if self.verbose > 0:
-            print(f"Epoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}.")
+        for suffix, optimizer in _rate_owners(self.model):
+            lr = _get_lr(optimizer)
+            try:
+                new = self.schedule(epoch, lr)
+            except TypeError:
+                new = self.schedule(epoch)
+            if not isinstance(new, int | float | np.floating):
+                raise ValueError(
+                    f"The schedule of LearningRateScheduler must return a float. Received: {new!r}."
+                )
+            _set_lr(optimizer, new)
+            if self.verbose > 0:
+                whose = f" {optimizer.name}" if suffix else ""
+                print(
+                    f"Epoch {epoch + 1}: LearningRateScheduler setting{whose} learning rate "
+                    f"to {new}."
+                )
 
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:
-            logs["learning_rate"] = _get_lr(self.model)
+            _log_rates(self.model, logs)
 
 
 class TerminateOnNaN(Callback):

@@ -1,4 +1,5 @@
-"""Optimizers (``keras.optimizers``): the base class, 14 optimizers, loss scaling, schedules.
+"""Optimizers (``keras.optimizers``): the base class, 14 optimizers, loss scaling,
+`MultiOptimizer`/`OptimizerMap`, schedules, and the `legacy` names (which only raise).
 
 Every optimizer's math is written once over `mb_ops`; the backend may run it
 fused over all variables (``training.fused_update``) or with its own in-place
@@ -7,6 +8,7 @@ Variables, their order, names and configs are Keras 3's, so ``.keras`` files
 interchange.
 """
 
+from mb_train.optimizers import legacy as legacy
 from mb_train.optimizers import schedules as schedules
 from mb_train.optimizers._adafactor import Adafactor as Adafactor
 from mb_train.optimizers._adagrad import Adadelta as Adadelta
@@ -20,6 +22,8 @@ from mb_train.optimizers._base import Optimizer as Optimizer
 from mb_train.optimizers._ftrl import Ftrl as Ftrl
 from mb_train.optimizers._lion import Lion as Lion
 from mb_train.optimizers._loss_scale import LossScaleOptimizer as LossScaleOptimizer
+from mb_train.optimizers._multi import MultiOptimizer as MultiOptimizer
+from mb_train.optimizers._multi import OptimizerMap as OptimizerMap
 from mb_train.optimizers._muon import Muon as Muon
 from mb_train.optimizers._registry import deserialize as deserialize
 from mb_train.optimizers._registry import get as get
@@ -46,6 +50,8 @@ _register_builtins(
     Muon,
     ScheduleFreeAdamW,
     LossScaleOptimizer,
+    MultiOptimizer,
+    OptimizerMap,
 )
 
 __all__ = [
@@ -60,13 +66,16 @@ __all__ = [
     "Lamb",
     "Lion",
     "LossScaleOptimizer",
+    "MultiOptimizer",
     "Muon",
     "Nadam",
     "Optimizer",
+    "OptimizerMap",
     "RMSprop",
     "ScheduleFreeAdamW",
     "deserialize",
     "get",
+    "legacy",
     "schedules",
     "serialize",
 ]

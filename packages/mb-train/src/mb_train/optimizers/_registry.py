@@ -82,6 +82,11 @@ def get(identifier):
         return identifier()
     raise ValueError(
         f"Could not interpret optimizer identifier: {identifier!r}. Expected a name such as "
-        f"'adam' (built-in: {', '.join(sorted(n.lower() for n in BUILTINS))}), a config "
-        "dict, or an Optimizer instance."
+        f"'adam' (built-in: {', '.join(_optimizer_names())}), a config dict, or an Optimizer "
+        "instance."
     )
+
+
+def _optimizer_names():
+    # The names `get` can create with defaults (not OptimizerMap, which is no optimizer).
+    return sorted(n.lower() for n, cls in BUILTINS.items() if issubclass(cls, Optimizer))
