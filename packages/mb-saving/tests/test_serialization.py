@@ -126,6 +126,10 @@ def _make(name, cls):
         return cls(x, layers.Dense(2)(x)) if name == "Functional" else cls([x, layers.Dense(2)])
     if name == "LossScaleOptimizer":
         return cls(optimizers.SGD())
+    if name == "OptimizerMap":
+        return cls(optimizers.SGD(), {"dense/.*": optimizers.Adam()})
+    if name == "MultiOptimizer":
+        return cls(optimizers.OptimizerMap(optimizers.SGD(), {"dense/.*": optimizers.Adam()}))
     if name == "LossFunctionWrapper":
         return cls(losses.mean_squared_error)
     if name == "MeanMetricWrapper":

@@ -29,6 +29,7 @@ COMPLETE = (
     "constraints",
     "losses",
     "metrics",
+    "optimizers",
     "optimizers.schedules",
     "callbacks",
     "mixed_precision",
@@ -54,7 +55,6 @@ PARTIAL = {
         "TFSMLayer",
         "TorchModuleWrapper",
     ],
-    "optimizers": [],
     "saving": ["KerasFileEditor"],
     "utils": [
         "Config",
