@@ -270,3 +270,27 @@ def test_bidirectional_refuses_layers_that_disagree_and_stacked_cells_build_once
     cells.build((None, 4))
     cells.build((None, 4))  # e.g. after build_from_config: the cells keep one set
     assert len(cells.weights) == 3 + 3
+
+
+class Penalized(Layer):
+    def call(self, x):
+        self.add_loss(ops.mean(ops.square(x)))
+        return x
+
+
+def test_add_loss_in_a_symbolic_call_is_skipped_and_recorded_on_data():
+    from mb_layers import Functional, Input
+
+    x = Input((3,))
+    net = Functional(x, Penalized()(x))  # a symbolic call: no error, nothing recorded
+    assert net.losses == []
+    data = np.full((2, 3), 2.0, "float32")
+    net(data)
+    assert [float(np.asarray(loss)) for loss in net.losses] == [4.0]
+
+
+def test_a_layer_frozen_before_it_builds_makes_frozen_variables():
+    layer = Scale(trainable=False)
+    layer(np.ones((2, 3), "float32"))
+    assert layer.trainable_weights == []
+    assert all(not v.trainable for v in layer.weights)

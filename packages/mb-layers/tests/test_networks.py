@@ -79,6 +79,22 @@ def test_functional_nested_in_another_graph_and_symbolic_shapes():
     assert len(outer.weights) == 4
 
 
+def test_wrapping_keeps_frozen_layers_frozen_and_trainable_false_freezes_all():
+    x = Input((3,))
+    frozen = dense(2, name="frozen")
+    inner = Functional(x, frozen(x), name="inner")
+    frozen.trainable = False
+    z = Input((3,))
+    head = dense(1, name="head")
+    outer = Functional(z, head(inner(z)), name="outer")
+    assert not frozen.trainable
+    assert [w.path for w in outer.trainable_weights] == ["head/kernel", "head/bias"]
+    revived = Functional.from_config(json.loads(json.dumps(outer.get_config())))
+    assert [w.path for w in revived.trainable_weights] == ["head/kernel", "head/bias"]
+    locked = Functional(z, head(inner(z)), trainable=False)
+    assert locked.trainable_weights == [] and not head.trainable
+
+
 def test_missing_input_is_reported_with_the_tensor():
     x = Input((3,), name="used")
     other = Input((3,), name="forgotten")

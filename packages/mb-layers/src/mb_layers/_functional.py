@@ -46,7 +46,8 @@ class Functional(Function, Layer):
         inputs: the graph's inputs (KerasTensors, any nesting).
         outputs: the graph's outputs (KerasTensors, any nesting).
         name: the network's name.
-        trainable: whether its variables are trained.
+        trainable: whether its variables are trained; False freezes every layer
+            of the network, True leaves layers frozen before wrapping frozen.
 
     Example:
 
@@ -67,7 +68,10 @@ class Functional(Function, Layer):
             )
         Function.__init__(self, inputs, outputs, name=name)
         self._layers = [op for op in self._operations if isinstance(op, Layer)]
-        self.trainable = trainable
+        # Only freezing reaches the sub-layers: a trainable network (the default, and
+        # what a config saves) keeps the layers its user froze before wrapping them.
+        if not trainable:
+            self.trainable = False
         self.built = True
 
     @property

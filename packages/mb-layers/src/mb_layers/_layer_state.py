@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from mb_graph import tree
+from mb_graph import KerasTensor, tree
 from mb_layers import _backend
 from mb_ops import Variable, get_stateless_scope, in_stateless_scope, in_symbolic_scope
 from mb_ops.random import SeedGenerator
@@ -44,6 +44,8 @@ class LayerStateMixin:
             self._trainable_variables.append(variable)
         else:
             self._non_trainable_variables.append(variable)
+        if not self.trainable:  # a layer frozen before it built makes frozen variables
+            variable.trainable = False
         post = _hook(self, "_post_track_variable")
         if post is not None:
             post(self, variable)
@@ -188,6 +190,10 @@ class LayerStateMixin:
     def add_loss(self, loss):
         """Records a loss tensor (activity regularization, custom penalties)."""
         losses = tree.flatten(loss)
+        if any(isinstance(x, KerasTensor) for x in losses):
+            # A symbolic call (building a functional graph) has no values to record;
+            # the loss is added when the graph runs on data.
+            return
         for x in losses:
             if not _backend.is_tensor(x):
                 raise ValueError(
