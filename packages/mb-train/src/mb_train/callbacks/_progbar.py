@@ -7,9 +7,11 @@ from mb_train.callbacks._callback import Callback, logs_to_floats
 class ProgbarLogger(Callback):
     """Shows epoch/step progress, ETA and metrics (rich bars on a terminal).
 
-    With ``verbose=1`` on a terminal a bar per epoch is updated as steps run;
-    off a terminal (``verbose="auto"`` writing to a file) and with ``verbose=2``
-    one line is printed per epoch. ``verbose=0`` prints nothing.
+    With ``verbose=1`` on a terminal a bar per epoch is updated as steps run:
+    ``step/steps``, the bar, the ETA and the time per step, then the metrics,
+    which wrap when the line is too long. Off a terminal (``verbose="auto"``
+    writing to a file) and with ``verbose=2`` one line is printed per epoch.
+    ``verbose=0`` prints nothing.
     """
 
     # The bar reads the logs itself, only when it redraws.
@@ -37,11 +39,11 @@ class ProgbarLogger(Callback):
             interactive = False
         return ProgressDisplay(interactive=interactive, file=self._file)
 
-    def _start(self, title):
+    def _start(self, title, header=True):
         if not self._verbose:
             return
         self._display = self._new_display()
-        self._display.start(title, self._steps)
+        self._display.start(title, self._steps, header=header)
         self._seen = 0
 
     def _step(self, batch, logs):
@@ -65,7 +67,7 @@ class ProgbarLogger(Callback):
 
     def on_test_begin(self, logs=None):
         if self.params and self.params.get("mode") == "evaluate":
-            self._start("Evaluate")
+            self._start("Evaluate", header=False)
 
     def on_test_batch_end(self, batch, logs=None):
         if self.params and self.params.get("mode") == "evaluate":
@@ -76,7 +78,7 @@ class ProgbarLogger(Callback):
             self._finish(logs)
 
     def on_predict_begin(self, logs=None):
-        self._start("Predict")
+        self._start("Predict", header=False)
 
     def on_predict_batch_end(self, batch, logs=None):
         self._step(batch, None)
