@@ -47,8 +47,23 @@ class SwapEMAWeights(Callback):
     """Evaluates (and optionally checkpoints) with the optimizer's EMA weights.
 
     Needs an optimizer built with ``use_ema=True`` (with a `MultiOptimizer`: at least
-    one sub-optimizer, whose variables alone are swapped); the EMA values are swapped
-    into the model before validation and swapped back after.
+    one sub-optimizer, whose variables alone are swapped). The EMA values are put in
+    the model for each evaluation and prediction, and the trained values put back
+    after. With ``swap_on_epoch=True`` the EMA values are also in the model from each
+    epoch's end to the next epoch's start, so that callbacks after this one (e.g.
+    `ModelCheckpoint`) see them; after `fit` the model holds the EMA values, as in
+    Keras.
+
+    The trained values are kept on the host while the EMA values are in the model;
+    the optimizer's moving averages are never changed by the callback, so the end
+    of `fit` (which writes them into the model) leaves the EMA values there however
+    training ended.
+
+    Example:
+
+    >>> callback = SwapEMAWeights(swap_on_epoch=True)
+    >>> callback.swap_on_epoch
+    True
     """
 
     _needs_batch_logs = False
@@ -56,7 +71,8 @@ class SwapEMAWeights(Callback):
     def __init__(self, swap_on_epoch=False):
         super().__init__()
         self.swap_on_epoch = swap_on_epoch
-        self._swapped = False
+        self._trained = None  # [(variable, its trained value)] while EMA values are in
+        self._in_epoch_gap = False
 
     def _ema_pairs(self):
         """``[(model variable, its moving average)]`` over every optimizer keeping an EMA."""
@@ -92,28 +108,58 @@ class SwapEMAWeights(Callback):
         )
         return [(v, e) for v, e in zip(variables, ema, strict=True) if e is not None]
 
-    def _swap(self):
-        for v, e in self._ema_pairs():
-            live, avg = np.array(v.numpy()), np.array(e.numpy())
-            v.assign(avg)
-            e.assign(live)
-        self._swapped = not self._swapped
+    def _put_ema_in(self):
+        if self._trained is not None:
+            return
+        pairs = self._ema_pairs()
+        trained = [(v, np.array(v.numpy())) for v, _ in pairs]
+        for v, e in pairs:
+            v.assign(e.numpy())
+        self._trained = trained
+
+    def _put_trained_back(self):
+        if self._trained is None:
+            return
+        for v, value in self._trained:
+            v.assign(value)
+        self._trained = None
+
+    def _done_with_ema(self):
+        # Between an epoch's end and the next epoch's start (swap_on_epoch) the EMA
+        # values stay in, whatever runs there.
+        if not self._in_epoch_gap:
+            self._put_trained_back()
 
     def on_test_begin(self, logs=None):
-        if not self._swapped:
-            self._swap()
+        self._put_ema_in()
 
     def on_test_end(self, logs=None):
-        if self._swapped:
-            self._swap()
+        self._done_with_ema()
 
-    def on_epoch_end(self, epoch, logs=None):
-        if self.swap_on_epoch and not self._swapped:
-            self._swap()
+    def on_predict_begin(self, logs=None):
+        self._put_ema_in()
+
+    def on_predict_end(self, logs=None):
+        self._done_with_ema()
+
+    def on_train_begin(self, logs=None):
+        self._in_epoch_gap = False
 
     def on_epoch_begin(self, epoch, logs=None):
-        if self.swap_on_epoch and self._swapped:
-            self._swap()
+        self._in_epoch_gap = False
+        self._put_trained_back()
+
+    def on_epoch_end(self, epoch, logs=None):
+        if self.swap_on_epoch:
+            self._put_ema_in()
+            self._in_epoch_gap = True
+
+    def on_train_end(self, logs=None):
+        # The end of fit has written the moving averages into the model (or, with an
+        # optimizer that does not, the EMA values put in at the last epoch's end are
+        # there): the trained values held since then are not put back.
+        self._trained = None
+        self._in_epoch_gap = False
 
 
 class RemoteMonitor(Callback):
@@ -156,5 +202,5 @@ class OrbaxCheckpoint(Callback):
     def __init__(self, *args, **kwargs):
         raise NotImplementedError(
             "OrbaxCheckpoint is not available in mb. Use ModelCheckpoint("
-            "'ckpt-{epoch}.weights.npz', save_weights_only=True) or BackupAndRestore."
+            "'ckpt-{epoch}.weights.h5', save_weights_only=True) or BackupAndRestore."
         )
