@@ -201,3 +201,18 @@ def test_assets_are_saved_under_the_objects_path_and_restored(tmp_path, zipped):
     loaded = mb_saving.load_model(path)
     assert loaded.layers[0].words == ["a", "tree", "ox"]
     np.testing.assert_array_equal(loaded.layers[0](np.array([1, 0, 2])), [4.0, 1.0, 2.0])
+
+
+def test_to_json_and_model_from_json_rebuild_the_architecture():
+    model = Sequential(
+        [layers.Input((3,)), layers.Dense(4, activation="relu", name="hidden"), layers.Dense(1)],
+        name="net",
+    )
+    text = model.to_json(indent=2)
+    config = json.loads(text)
+    assert config["class_name"] == "Sequential" and config["config"]["name"] == "net"
+    revived = mb_saving.model_from_json(text)
+    assert [layer.name for layer in revived.layers] == [layer.name for layer in model.layers]
+    revived.set_weights(model.get_weights())
+    data = np.ones((2, 3), "float32")
+    np.testing.assert_allclose(np.asarray(revived(data)), np.asarray(model(data)), rtol=1e-6)

@@ -15,8 +15,14 @@ class Variable(BaseVariable):
     ``tf.GradientTape`` and ``tf.function`` see the live state; inside an
     ``mb_ops.StatelessScope`` reads return the scope's value (handled by the base
     class). The object converts to a tensor wherever TensorFlow expects one
-    (``__tf_tensor__``).
+    (``__tf_tensor__``), and TensorFlow treats it as the resource variable it
+    wraps (``_should_act_as_resource_variable``, ``handle``): a
+    ``tf.GradientTape`` watches it and ``tape.gradient(loss, variables)`` takes
+    mb variables, as with Keras's variables.
     """
+
+    # Read by tf's `is_resource_variable`: the tape then works on `handle`.
+    _should_act_as_resource_variable = True
 
     def _initialize(self, value):
         if isinstance(value, tf.Variable):

@@ -260,9 +260,16 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
         reader.close()
 
 
+def model_to_json(model, **kwargs):
+    """The JSON of `model`'s config (Keras's ``Model.to_json``); ``kwargs`` go to
+    ``json.dumps``. `model_from_json` turns it back into a model with fresh weights."""
+    return json.dumps(serialize_keras_object(model), **kwargs)
+
+
 class SavingImplementation:
-    """What mb_train's `Model.save` / `save_weights` / `load_weights` call."""
+    """What mb_train's `Model.save` / `save_weights` / `load_weights` / `to_json` call."""
 
     save_model = staticmethod(save_model)
     save_weights = staticmethod(save_weights)
     load_weights = staticmethod(load_weights)
+    to_json = staticmethod(model_to_json)

@@ -36,11 +36,21 @@ class MeanTracker:
         self.count.assign(0.0)
 
 
+def new_mean_tracker(name):
+    """A tracker of the mean loss: a `metrics.Mean`, as in Keras (custom steps call its
+    ``stateless_*`` methods), or the minimal `MeanTracker` where mb_train.metrics is absent."""
+    metrics = _resolve._sibling("metrics")
+    if metrics is None or not hasattr(metrics, "Mean"):
+        return MeanTracker(name)
+    return metrics.Mean(name=name)
+
+
 def output_names_of(model, y_pred):
-    """Names for the flat outputs: dict keys, the functional graph's layer names, or
-    ``output_0``, ``output_1``, ... ."""
+    """Names for the flat outputs: dict keys (sorted, the order in which the outputs
+    flatten, as in Keras), the functional graph's layer names, or ``output_0``,
+    ``output_1``, ... ."""
     if isinstance(y_pred, dict):
-        return list(y_pred.keys())
+        return sorted(y_pred)
     outputs = getattr(model, "_outputs", None)
     flat = tree.flatten(y_pred)
     if outputs is not None and len(outputs) == len(flat):
@@ -81,18 +91,30 @@ def _per_output(spec, names, what):
     return [spec] * len(names)
 
 
+def _check_target_keys(y_true, names):
+    """A dict of targets must be keyed by exactly the output names (Keras refuses any
+    other structure)."""
+    unknown = sorted(str(k) for k in y_true if k not in names)
+    missing = [n for n in names if n not in y_true]
+    if not unknown and not missing:
+        return
+    problems = []
+    if unknown:
+        problems.append(f"has key(s) {unknown} that are not output names")
+    if missing:
+        problems.append(f"has no target for the output(s) {missing}")
+    raise ValueError(
+        f"The targets `y` are a dict keyed {sorted(str(k) for k in y_true)}, which "
+        f"{' and '.join(problems)}. The model's outputs are named {names}: key `y` by "
+        "exactly these names (or pass a list in output order)."
+    )
+
+
 def _flat_targets(y_true, y_pred, names):
-    flat_pred = tree.flatten(y_pred)
-    if isinstance(y_true, dict) and not isinstance(y_pred, dict):
-        missing = [n for n in names if n not in y_true]
-        if missing:
-            raise ValueError(
-                f"The targets are a dict keyed {sorted(y_true)}, but the outputs {missing} "
-                f"have no target. Output names: {names}."
-            )
+    flat_pred = [y_pred[n] for n in names] if isinstance(y_pred, dict) else tree.flatten(y_pred)
+    if isinstance(y_true, dict):
+        _check_target_keys(y_true, names)
         return [y_true[n] for n in names], flat_pred
-    if isinstance(y_pred, dict) and isinstance(y_true, dict):
-        return [y_true.get(n) for n in names], [y_pred[n] for n in names]
     flat_true = tree.flatten(y_true) if y_true is not None else [None] * len(flat_pred)
     if len(flat_true) != len(flat_pred):
         raise ValueError(
@@ -101,6 +123,23 @@ def _flat_targets(y_true, y_pred, names):
             "per output (a list in output order, or a dict keyed by output name)."
         )
     return flat_true, flat_pred
+
+
+def _flat_sample_weight(sample_weight, names):
+    """One sample weight (or None) per output: a dict by output name, a list in output
+    order, or one array shared by every output."""
+    if isinstance(sample_weight, dict):
+        return [sample_weight.get(n) for n in names]
+    if isinstance(sample_weight, list | tuple) and len(names) > 1:
+        weights = list(sample_weight)
+        if len(weights) != len(names):
+            raise ValueError(
+                f"`sample_weight` is a {type(sample_weight).__name__} of {len(weights)} "
+                f"entries, but the model has {len(names)} outputs ({names}). Pass one "
+                "array per output, a dict keyed by output name, or one array for all."
+            )
+        return weights
+    return [sample_weight] * len(names)
 
 
 def _check_shapes(name, y_true, y_pred):
@@ -148,7 +187,7 @@ class CompileLoss:
                     )
                 _check_shapes(name, t, p)
         used = [n for n, loss in zip(names, self.losses, strict=True) if loss is not None]
-        self.trackers = [MeanTracker(f"{n}_loss") for n in used] if len(used) > 1 else []
+        self.trackers = [new_mean_tracker(f"{n}_loss") for n in used] if len(used) > 1 else []
         self.built = True
 
     @property
@@ -159,21 +198,14 @@ class CompileLoss:
         """Computes each output's loss once, without touching the trackers: on
         symbolic predictions, shape errors surface before any step runs."""
         flat_true, flat_pred = _flat_targets(y_true, y_pred, self.names)
-        flat_sw = self._flat_sample_weight(sample_weight)
+        flat_sw = _flat_sample_weight(sample_weight, self.names)
         for loss, t, p, sw in zip(self.losses, flat_true, flat_pred, flat_sw, strict=True):
             if loss is not None:
                 loss(t, p, sample_weight=sw)
 
-    def _flat_sample_weight(self, sample_weight):
-        if isinstance(sample_weight, dict):
-            return [sample_weight.get(n) for n in self.names]
-        if isinstance(sample_weight, list | tuple) and len(self.names) > 1:
-            return list(sample_weight)
-        return [sample_weight] * len(self.names)
-
     def __call__(self, y_true, y_pred, sample_weight=None):
         flat_true, flat_pred = _flat_targets(y_true, y_pred, self.names)
-        flat_sw = self._flat_sample_weight(sample_weight)
+        flat_sw = _flat_sample_weight(sample_weight, self.names)
         total = None
         trackers = iter(self.trackers)
         for loss, w, t, p, sw in zip(
@@ -233,15 +265,21 @@ class CompileMetrics:
                 metric.reset_state()
 
     def _name_metrics(self):
-        seen = set()
+        # Keras's names: with several outputs, the output's name comes first; a name
+        # already taken gets "_1", "_2", ..., except a weighted metric's, which first
+        # becomes "<output>_weighted_<name>".
+        counts = {}
         self.log_names = []
         for i, metric, weighted in self.entries:
-            name = metric.name
-            if len(self.names) > 1:
-                name = f"{self.names[i]}_{name}"
-            if weighted and name in seen:
-                name = f"weighted_{name}"
-            seen.add(name)
+            prefix = f"{self.names[i]}_" if len(self.names) > 1 else ""
+            name = prefix + metric.name
+            if weighted and name in counts:
+                name = f"{prefix}weighted_{metric.name}"
+            if name in counts:
+                counts[name] += 1
+                name = f"{name}_{counts[name] - 1}"
+            else:
+                counts[name] = 1
             self.log_names.append(name)
 
     @property
@@ -250,11 +288,10 @@ class CompileMetrics:
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         flat_true, flat_pred = _flat_targets(y_true, y_pred, self.names)
+        flat_sw = _flat_sample_weight(sample_weight, self.names)
         for i, metric, weighted in self.entries:
-            sw = sample_weight
-            if isinstance(sw, dict):
-                sw = sw.get(self.names[i])
-            metric.update_state(flat_true[i], flat_pred[i], sample_weight=sw if weighted else None)
+            sw = flat_sw[i] if weighted else None
+            metric.update_state(flat_true[i], flat_pred[i], sample_weight=sw)
 
     def results(self):
         return {

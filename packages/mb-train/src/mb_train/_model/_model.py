@@ -1,12 +1,15 @@
 """`Model`: a Layer with compile, the step methods, and fit/evaluate/predict."""
 
+import functools
+import inspect
+
 from mb_data import unpack_x_y_sample_weight
 from mb_graph import tree
 from mb_layers import Layer
-from mb_ops import ops
+from mb_ops import StatelessScope, get_stateless_scope, ops
 from mb_train import _saving_hook
 from mb_train._model import _resolve, _summary
-from mb_train._model._compile import CompileLoss, CompileMetrics, MeanTracker
+from mb_train._model._compile import CompileLoss, CompileMetrics, new_mean_tracker
 from mb_train._trainer._gradients import value_and_gradients
 from mb_train._trainer._loop import TrainerMixin
 
@@ -42,6 +45,28 @@ def _is_functional_call(args, kwargs):
     return len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs
 
 
+@functools.cache
+def _accepts_training(function):
+    # Keyed by the function (not the bound method): read once per class.
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return True
+    return "training" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
+def _inject_functional(cls, functional):
+    """Puts `functional` in place of `Model` among the bases of `cls` (and of its
+    `Model` ancestors), as Keras does for ``MyModel(inputs, outputs)``: the subclass
+    becomes a functional model that keeps its own methods (``train_step``, ...)."""
+    if cls is Model:
+        return functional
+    if not issubclass(cls, Model) or issubclass(cls, functional):
+        return cls
+    cls.__bases__ = tuple(_inject_functional(base, functional) for base in cls.__bases__)
+    return cls
+
+
 class Model(TrainerMixin, Layer):
     """A layer with training: ``compile``, ``fit``, ``evaluate``, ``predict``.
 
@@ -71,10 +96,12 @@ class Model(TrainerMixin, Layer):
 
     def __init__(self, *args, **kwargs):
         if _is_functional_call(args, kwargs):
-            raise TypeError(
-                f"{type(self).__name__} received inputs and outputs, but a subclassed model "
-                "defines its computation in `call`. Use Model(inputs, outputs) directly."
-            )
+            # A subclass called with (inputs, outputs): from now on the class is a
+            # functional model (Keras changes the class the same way).
+            functional = Model._functional_class
+            _inject_functional(type(self), functional)
+            functional.__init__(self, *args, **kwargs)
+            return
         Layer.__init__(self, *args, **kwargs)
         TrainerMixin._init_trainer(self)
 
@@ -123,7 +150,7 @@ class Model(TrainerMixin, Layer):
         self._compile_loss = CompileLoss(loss, loss_weights) if loss is not None else None
         has_metrics = metrics is not None or weighted_metrics is not None
         self._compile_metrics = CompileMetrics(metrics, weighted_metrics) if has_metrics else None
-        self._loss_tracker = MeanTracker("loss")
+        self._loss_tracker = new_mean_tracker("loss")
         self._run_eagerly = bool(run_eagerly)
         self._jit_compile = jit_compile
         self._steps_per_execution = steps_per_execution
@@ -205,21 +232,81 @@ class Model(TrainerMixin, Layer):
         return self(x)
 
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        """The compiled loss plus the layers' losses (regularization, ``add_loss``)."""
-        del training
+        """The compiled loss plus the layers' losses (regularization, ``add_loss``).
+
+        Override it to change the loss; ``train_step`` and ``test_step`` log the value
+        it returns as ``loss`` (a running mean weighted by batch size), as in Keras.
+        """
+        del x, training
         total = None
         if self._compile_loss is not None:
             total = self._compile_loss(y, y_pred, sample_weight)
         for loss in self.losses:
-            loss = ops.cast(loss, "float32")
+            loss = ops.sum(ops.cast(loss, "float32"))
             total = loss if total is None else total + loss
         if total is None:
             total = ops.convert_to_tensor(0.0, "float32")
-        if self._loss_tracker is not None:
-            flat_x = tree.flatten(x)
-            size = ops.shape(flat_x[0])[0] if flat_x else 1
-            self._loss_tracker.update_state(total, ops.cast(size, "float32"))
         return total
+
+    def _compute_loss(self, x, y, y_pred, sample_weight, training):
+        # Overrides written before Keras 3.3 take no `training` argument.
+        method = self.compute_loss
+        if _accepts_training(getattr(method, "__func__", method)):
+            return self.compute_loss(
+                x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=training
+            )
+        return self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+
+    def _track_loss(self, loss, x):
+        """Adds the step's loss to the ``loss`` log, weighted by the batch size."""
+        if self._loss_tracker is None or loss is None:
+            return
+        flat_x = [t for t in tree.flatten(x) if t is not None]
+        size = ops.shape(flat_x[0])[0] if flat_x and hasattr(flat_x[0], "shape") else 1
+        self._loss_tracker.update_state(loss, ops.cast(size, "float32"))
+
+    def stateless_compute_loss(
+        self,
+        trainable_variables,
+        non_trainable_variables,
+        metrics_variables,
+        x=None,
+        y=None,
+        y_pred=None,
+        sample_weight=None,
+        training=True,
+    ):
+        """`compute_loss` on explicit variable values (Keras's stateless form).
+
+        Returns:
+            ``(loss, (trainable_variables, non_trainable_variables,
+            metrics_variables))``, the last two as `compute_loss` left them.
+        """
+        groups = (self.trainable_variables, self.non_trainable_variables, self.metrics_variables)
+        given = (trainable_variables, non_trainable_variables, metrics_variables)
+        mapping = []
+        for variables, values in zip(groups, given, strict=True):
+            mapping.extend(zip(variables, values, strict=True))
+        outer = get_stateless_scope()
+        with StatelessScope(mapping) as scope:
+            if outer is not None:  # the losses `add_loss` recorded in the step so far
+                scope.losses.extend(outer.losses)
+            loss = self._compute_loss(x, y, y_pred, sample_weight, training=training)
+        non_trainable, metrics = (
+            [scope.get_current_value(v) for v in variables] for variables in groups[1:]
+        )
+        return loss, (trainable_variables, non_trainable, metrics)
+
+    def _explicit_state_groups(self, step_name):
+        # The variables behind the state tuple of Keras's JAX-style steps, in its order:
+        # train (trainable, non-trainable, optimizer, metrics), test (trainable,
+        # non-trainable, metrics), predict (trainable, non-trainable).
+        groups = [self.trainable_variables, self.non_trainable_variables]
+        if step_name == "train_step":
+            groups.append(list(self.optimizer.variables))
+        if step_name != "predict_step":
+            groups.append(self.metrics_variables)
+        return groups
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
         """Updates the compiled metrics; returns `get_metrics_result()`."""
@@ -248,11 +335,14 @@ class Model(TrainerMixin, Layer):
 
     @_pure_step
     def train_step(self, data):
-        """One training step on a batch (override to customize; stateful style).
+        """One training step on a batch; returns the logs (override to customize).
 
-        Inside, read and assign variables as usual; differentiate with
-        `mb_train.value_and_gradients`. The trainer runs this method as a pure,
-        compiled function of the model's state on every backend.
+        An override reads and assigns variables as usual and differentiates with
+        ``mb.models.value_and_gradients`` (every backend), or with the backend's own
+        autodiff as in Keras's guides: ``loss.backward()`` and ``v.value.grad`` on
+        torch, ``tf.GradientTape`` on tensorflow, or, on jax, the stateless form
+        ``train_step(self, state, data) -> (logs, state)``. The trainer runs it as one
+        compiled step (eagerly on torch, and with ``run_eagerly=True``).
         """
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         variables = self._trainable_cache
@@ -261,11 +351,12 @@ class Model(TrainerMixin, Layer):
 
         def loss_fn():
             y_pred = self._forward(x, training=True)
-            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
             scale = getattr(self.optimizer, "scale_loss", None)
-            return (scale(loss) if scale is not None else loss), y_pred
+            return (scale(loss) if scale is not None else loss), (loss, y_pred)
 
-        _, y_pred, grads = value_and_gradients(loss_fn, variables, has_aux=True)
+        _, (loss, y_pred), grads = value_and_gradients(loss_fn, variables, has_aux=True)
+        self._track_loss(loss, x)
         self.optimizer.apply(grads, variables)
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
@@ -274,7 +365,8 @@ class Model(TrainerMixin, Layer):
         """One evaluation step on a batch; returns the metrics' results."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self._forward(x, training=False)
-        self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        loss = self._compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._track_loss(loss, x)
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
     @_pure_step
@@ -285,10 +377,39 @@ class Model(TrainerMixin, Layer):
 
     # ----- display ----------------------------------------------------------------------
 
-    def summary(self, line_length=None, positions=None, print_fn=None, **kwargs):
-        """Prints a table of the layers with output shapes and parameter counts."""
-        del positions, kwargs
-        _summary.print_summary(self, line_length=line_length, print_fn=print_fn)
+    def summary(
+        self,
+        line_length=None,
+        positions=None,
+        print_fn=None,
+        expand_nested=False,
+        show_trainable=False,
+        layer_range=None,
+    ):
+        """Prints a table of the layers with output shapes and parameter counts.
+
+        Args:
+            line_length: the table's width (default: Keras's, from the terminal).
+            positions: column boundaries, as fractions of the width or absolute.
+            print_fn: called with the whole text instead of printing it.
+            expand_nested: also list the layers inside nested models.
+            show_trainable: add a column saying whether each layer trains.
+            layer_range: ``[first, last]`` layer names (or name prefixes) to show.
+        """
+        _summary.print_summary(
+            self,
+            line_length=line_length,
+            positions=positions,
+            print_fn=print_fn,
+            expand_nested=expand_nested,
+            show_trainable=show_trainable,
+            layer_range=layer_range,
+        )
+
+    def to_json(self, **kwargs):
+        """The model's config as JSON (``kwargs`` go to ``json.dumps``); rebuild it,
+        with fresh weights, with ``mb.models.model_from_json``."""
+        return _saving_hook.saving_implementation("to_json").to_json(self, **kwargs)
 
     # ----- files (implemented by mb-saving, see mb_train._saving_hook) ------------------
 

@@ -22,6 +22,15 @@ def value_and_gradients(fn, variables, has_aux=False):
     Returns:
         ``(loss, grads)``, or ``(loss, aux, grads)`` with `has_aux`; ``grads``
         is a list in the order of `variables`.
+
+    Example (public as ``mb.models.value_and_gradients``):
+
+    >>> import mb_ops
+    >>> from mb_ops import ops
+    >>> w = mb_ops.Variable([1.0, 2.0])
+    >>> loss, grads = value_and_gradients(lambda: ops.sum(w * w), [w])
+    >>> float(loss), ops.convert_to_numpy(grads[0]).tolist()
+    (5.0, [2.0, 4.0])
     """
     module = _runner.check_can_train()
     variables = list(variables)

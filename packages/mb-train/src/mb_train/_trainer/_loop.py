@@ -4,9 +4,14 @@ import itertools
 
 import numpy as np
 
-from mb_data import EpochIterator, train_validation_split, unpack_x_y_sample_weight
+from mb_data import (
+    EpochIterator,
+    class_weight_to_sample_weights,
+    train_validation_split,
+    unpack_x_y_sample_weight,
+)
 from mb_graph import KerasTensor, is_keras_tensor, tree
-from mb_ops import backends, ops
+from mb_ops import StatelessScope, backends, ops
 from mb_ops.dtypes import standardize_dtype
 from mb_train._progress import is_interactive
 from mb_train._trainer import _runner
@@ -27,6 +32,20 @@ def _convert_batch(data):
         return ops.convert_to_tensor(x)
 
     return tree.map_structure(convert, data)
+
+
+_NO_LOSS = (
+    "{method}() needs a loss to minimize, but the model was compiled without `loss` and "
+    "adds none with `add_loss`. Pass one to compile, e.g. "
+    "model.compile(optimizer='adam', loss='mse'), or override `compute_loss` or "
+    "`train_step`."
+)
+_NOTHING_TO_EVALUATE = (
+    "{method}() has nothing to compute: the model was compiled without `loss` or "
+    "`metrics` and adds no loss with `add_loss`. Pass them to compile, e.g. "
+    "model.compile(loss='mse', metrics=['mae']), or override `compute_loss` or "
+    "`test_step`."
+)
 
 
 def _resolve_verbose(verbose):
@@ -86,11 +105,44 @@ class TrainerMixin:
                 y_pred = self._forward(x, training=False)
         self._compile_loss.check(y, y_pred, sample_weight)
 
-    def _build_for_batch(self, data, training):
+    def _overrides(self, name):
+        """Whether the model replaces mb's own `name` (a method of `Model`, the class
+        that comes right before this mixin in the method resolution order)."""
+        mro = type(self).__mro__
+        own = getattr(mro[mro.index(TrainerMixin) - 1], name, None)
+        method = getattr(self, name)
+        return getattr(method, "__func__", method) is not own
+
+    def _needs_objective(self, mode):
+        """Whether `mode`'s step is mb's own and would run without a compiled loss (so
+        it needs ``add_loss`` losses, or, for evaluation, some metric)."""
+        if self._compile_loss is not None or self._overrides("compute_loss"):
+            return False
+        if mode == "train":
+            return not self._overrides("train_step")
+        if self._compile_metrics is not None or self._layer_metrics():
+            return False
+        return not self._overrides("test_step")
+
+    def _check_objective(self, method, mode, x):
+        """Raises before the first step when the default step has nothing to compute:
+        no compiled loss and no ``add_loss`` losses (found by one forward pass whose
+        state changes are discarded)."""
+        if not self._needs_objective(mode) or self.losses:
+            return
+        with StatelessScope(collect_losses=True):
+            self._forward(x, training=mode == "train")
+            found = bool(self.losses)
+        if not found:
+            message = _NO_LOSS if mode == "train" else _NOTHING_TO_EVALUATE
+            raise ValueError(message.format(method=method))
+
+    def _build_for_batch(self, data, training, method):
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self._placeholder_predictions(x)
         if y_pred is None:
             y_pred = self._forward(x, training=False)
+        self._check_objective(method, "train" if training else "test", x)
         if self._compile_loss is not None and not self._compile_loss.built:
             self._compile_loss.build(self, y, y_pred)
         if self._compile_metrics is not None and not self._compile_metrics.built:
@@ -187,11 +239,6 @@ class TrainerMixin:
         """Trains the model; returns a `History` of the per-epoch logs (Keras's `fit`)."""
         self._assert_compiled("fit")
         _runner.check_can_train()
-        if self._compile_loss is None:
-            raise ValueError(
-                "fit() needs a loss: the model was compiled without one. Pass `loss=` to "
-                "compile (or override `train_step`)."
-            )
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = train_validation_split(
                 (x, y, sample_weight), validation_split
@@ -224,7 +271,7 @@ class TrainerMixin:
             first = next(chunks, None)
             if first is None:
                 raise ValueError("fit() received no data: the input yielded no batch.")
-            self._build_for_batch(first[2][0], training=True)
+            self._build_for_batch(first[2][0], training=True, method="fit")
             pending = _Pending(first, chunks)
         runner = self._runner("train")
         callbacks = self._callbacks(
@@ -258,7 +305,7 @@ class TrainerMixin:
             epoch_logs = logs_to_floats(logs) if logs is not None else {}
             training_logs = dict(epoch_logs)
             if val_iterator is not None and _should_validate(epoch, validation_freq):
-                val_logs = self._evaluate_iterator(val_iterator, callbacks)
+                val_logs = self._evaluate_iterator(val_iterator, callbacks, method="fit")
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
             callbacks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
@@ -275,6 +322,8 @@ class TrainerMixin:
     def _ready_for(self, mode):
         if self._compile_loss is not None and not self._compile_loss.built:
             return False
+        if mode not in self._runners and self._needs_objective(mode):
+            return False  # `_check_objective` runs once per compile
         if self._compile_metrics is not None and not self._compile_metrics.built:
             return False
         if mode == "train" and not getattr(self.optimizer, "built", True):
@@ -283,7 +332,7 @@ class TrainerMixin:
 
     # ----- evaluate -------------------------------------------------------------------
 
-    def _evaluate_iterator(self, iterator, callbacks):
+    def _evaluate_iterator(self, iterator, callbacks, method="evaluate"):
         runner = None
         self.reset_metrics()
         callbacks.on_test_begin()
@@ -291,7 +340,7 @@ class TrainerMixin:
         for begin, end, batches in iterator.enumerate_epoch():
             if runner is None:
                 if not self._ready_for("test"):
-                    self._build_for_batch(batches[0], training=False)
+                    self._build_for_batch(batches[0], training=False, method=method)
                 runner = self._runner("test")
             callbacks.on_test_batch_begin(begin)
             logs = runner.run(batches[0]) if len(batches) == 1 else runner.run_many(batches)
@@ -324,10 +373,7 @@ class TrainerMixin:
         verbose = _resolve_verbose(verbose)
         callbacks = self._callbacks(callbacks, verbose, steps=iterator.num_batches, mode="evaluate")
         logs = self._evaluate_iterator(iterator, callbacks)
-        if return_dict:
-            return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return logs if return_dict else self._logs_in_order(logs)
 
     # ----- predict --------------------------------------------------------------------
 
@@ -359,26 +405,59 @@ class TrainerMixin:
     # ----- single batches -------------------------------------------------------------
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
-        """One training step on one batch; returns the logs (accumulated since the last
-        `reset_metrics`)."""
+        """One training step on one batch; returns the loss and metrics of that batch
+        (the metrics are reset first): a list in Keras's order, the loss first, or a
+        dict with `return_dict`.
+
+        `class_weight` maps class indices to weights; each sample is weighted by its
+        class in `y` (single-output models, as in `fit`).
+        """
         self._assert_compiled("train_on_batch")
         _runner.check_can_train()
         if class_weight is not None:
-            raise ValueError("train_on_batch: pass per-sample weights as `sample_weight`.")
+            sample_weight = _class_weight_to_sample_weight(y, sample_weight, class_weight)
         data = _convert_batch((x, y, sample_weight) if sample_weight is not None else (x, y))
         if not self._ready_for("train"):
-            self._build_for_batch(data, training=True)
-        logs = logs_to_floats(self._runner("train").run(data))
-        return logs if return_dict else _as_list(logs)
+            self._build_for_batch(data, training=True, method="train_on_batch")
+        runner = self._runner("train")
+        self.reset_metrics()
+        logs = logs_to_floats(runner.run(data))
+        return logs if return_dict else self._logs_in_order(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """One evaluation step on one batch; returns the logs."""
+        """One evaluation step on one batch; returns the loss and metrics of that batch
+        (the metrics are reset first): a list in Keras's order, the loss first, or a
+        dict with `return_dict`."""
         self._assert_compiled("test_on_batch")
         data = _convert_batch((x, y, sample_weight) if sample_weight is not None else (x, y))
         if not self._ready_for("test"):
-            self._build_for_batch(data, training=False)
-        logs = logs_to_floats(self._runner("test").run(data))
-        return logs if return_dict else _as_list(logs)
+            self._build_for_batch(data, training=False, method="test_on_batch")
+        runner = self._runner("test")
+        self.reset_metrics()
+        logs = logs_to_floats(runner.run(data))
+        return logs if return_dict else self._logs_in_order(logs)
+
+    def _logs_in_order(self, logs):
+        """The logs' values as Keras lists them: the loss, the compiled metrics, the
+        per-output losses and the other metrics, where their log name is the metric's
+        own name, then every other entry by sorted name (e.g. the per-output metrics
+        of a multi-output model); one value alone is returned bare."""
+        compiled = []
+        if self._compile_metrics is not None and self._compile_metrics.built:
+            compiled = self._compile_metrics.metrics
+        per_output = self._compile_loss.trackers if self._compile_loss is not None else []
+        grouped = {id(m) for m in compiled + per_output}
+        names = []
+        for metric in self.metrics:
+            if id(metric) in grouped:
+                continue
+            names.append(metric.name)
+            if metric is self._loss_tracker:
+                names += [m.name for m in compiled] + [t.name for t in per_output]
+        ordered = [n for n in dict.fromkeys(names) if n in logs]
+        ordered += sorted(k for k in logs if k not in ordered)
+        values = [logs[k] for k in ordered]
+        return values[0] if len(values) == 1 else values
 
     def predict_on_batch(self, x):
         """The model's outputs on one batch, as NumPy arrays."""
@@ -417,9 +496,18 @@ def _specs(data):
     )
 
 
-def _as_list(logs):
-    values = list(logs.values())
-    return values[0] if len(values) == 1 else values
+def _class_weight_to_sample_weight(y, sample_weight, class_weight):
+    if sample_weight is not None:
+        raise ValueError(
+            "`class_weight` and `sample_weight` cannot be used at the same time. Fold the "
+            "class weights into `sample_weight`, or pass only one of them."
+        )
+    if y is None or tree.is_nested(y):
+        raise ValueError(
+            "`class_weight` is only supported with a single target array `y`. Received y "
+            f"of type {type(y).__name__}. Pass per-output `sample_weight` instead."
+        )
+    return class_weight_to_sample_weights(y, class_weight)
 
 
 def _should_validate(epoch, validation_freq):

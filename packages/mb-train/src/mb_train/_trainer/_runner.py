@@ -9,8 +9,18 @@ it eager (torch), ``training.multi_step`` runs several steps per call where the
 backend has it, and after each call the new values are written back into the live
 variables, so user code between steps (callbacks) always reads and assigns the
 real state, on every backend.
+
+Two forms of a user's own step are adapted here:
+
+- Keras's JAX style, ``train_step(self, state, data) -> (logs, state)`` (and
+  ``test_step``/``predict_step`` alike): the state tuple is read from the variables
+  and the returned one assigned back, so it runs as a stateful step (any backend).
+- On an engine whose compiled functions read and assign its own variables
+  (tensorflow), a user's step runs on the live variables, untouched, so the
+  engine's autodiff sees them (``tf.GradientTape`` over ``trainable_variables``).
 """
 
+import inspect
 import itertools
 
 from mb_graph import tree
@@ -63,17 +73,19 @@ class StepRunner:
     def __init__(
         self, method, read_only, mutable, compile="auto", steps_per_execution=1, pure=False
     ):
-        self.method = method
+        self.method = _explicit_state_adapter(method)
         self.read_only = list(read_only)
         self.mutable = list(mutable)
         self.steps_per_execution = steps_per_execution
         self.pure = pure
         self._module = training_module()
+        native = bool(getattr(self._module, "ASSIGNS_IN_COMPILED", False))
+        # A user's step on such an engine runs on the live variables (see the module
+        # docstring), compiled or eager.
+        self._live = native and not pure
         # Engines whose compiled functions can assign variables (tf.function) read and
         # write the state inside the call: no arguments to pass, nothing to write back.
-        self._assigns_inside = compile is not False and bool(
-            getattr(self._module, "ASSIGNS_IN_COMPILED", False)
-        )
+        self._assigns_inside = self._live or (compile is not False and native)
         if self._assigns_inside:
             self._step = self._compile(self._stateful, compile, donate=())
         else:
@@ -88,13 +100,18 @@ class StepRunner:
         mapping = list(zip(self.read_only, read_only_values, strict=True))
         mapping += list(zip(self.mutable, mutable_values, strict=True))
         # The values are the step's own (what it returns becomes the state), so the
-        # step may update them in place (torch's multi-tensor optimizer kernels).
-        with StatelessScope(mapping, initialize_variables=False, donated=mutable_values) as scope:
+        # step may update them in place (torch's multi-tensor optimizer kernels). Losses
+        # layers add (``add_loss``) are collected for the step's `compute_loss`.
+        with StatelessScope(
+            mapping, collect_losses=True, initialize_variables=False, donated=mutable_values
+        ) as scope:
             outputs = self.method(data)
         new = [scope.get_current_value(v) for v in self.mutable]
         return new, outputs
 
     def _stateful(self, data):
+        if self._live:
+            return self.method(data)
         # The pure step between a read and an assignment of the live variables, for
         # engines that compile both into the call.
         read_only, mutable = self._state()
@@ -130,6 +147,8 @@ class StepRunner:
         if compile is False or self._module is None:
             return None
         multi_step = getattr(self._module, "multi_step", None)
+        if self._live:
+            return self._make_live_multi(compile, multi_step)
         if n > _UNROLL_LIMIT and multi_step is not None:
             # Long executions use the engine's loop (lax.scan, tf.while_loop).
             def body(state, data):
@@ -159,6 +178,22 @@ class StepRunner:
             return self._compile(unrolled_stateful, compile, donate=())
         return self._compile(unrolled, compile, donate=(1,))
 
+    def _make_live_multi(self, compile, multi_step):
+        # The step assigns the live variables itself: no state goes in or out.
+        n = self.steps_per_execution
+        if n > _UNROLL_LIMIT and multi_step is not None:
+            kwargs = {"jit_compile": True} if compile is True else {}
+            run = multi_step(lambda state, data: (state, self.method(data)), n, **kwargs)
+            return lambda batches: run((), batches)[1]
+
+        def unrolled_live(batches):
+            outputs = None
+            for data in batches:
+                outputs = self.method(data)
+            return outputs
+
+        return self._compile(unrolled_live, compile, donate=())
+
     # ----- running --------------------------------------------------------------------
 
     def _state(self):
@@ -184,7 +219,7 @@ class StepRunner:
             and len(batches) == self.steps_per_execution
             and _same_shapes(batches)
         ):
-            if self._assigns_inside and self.steps_per_execution <= _UNROLL_LIMIT:
+            if self._live or (self._assigns_inside and self.steps_per_execution <= _UNROLL_LIMIT):
                 return self._multi(list(batches))
             read_only, mutable = self._state()
             read_only, new, outputs = self._multi(read_only, mutable, list(batches))
@@ -197,6 +232,58 @@ class StepRunner:
         for data in batches:
             outputs = self.run(data)
         return outputs
+
+
+def _takes_state(method):
+    try:
+        parameters = inspect.signature(method).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    positional = [
+        p
+        for p in parameters
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return len(positional) >= 2
+
+
+def _explicit_state_adapter(method):
+    """`method` itself, or, for Keras's JAX-style ``step(state, data)``, a
+    ``step(data)`` that reads the state tuple from the model's variables and assigns
+    the returned one (the model names the groups: `_explicit_state_groups`)."""
+    model = getattr(method, "__self__", None)
+    groups_of = getattr(model, "_explicit_state_groups", None)
+    if groups_of is None or not _takes_state(method):
+        return method
+    name = getattr(method, "__name__", "step")
+
+    def step(data):
+        groups = groups_of(name)
+        state = tuple([v.value for v in group] for group in groups)
+        outputs, new_state = method(state, data)
+        if name == "predict_step":  # returns (outputs, non_trainable_variables)
+            groups, new_state = groups[1:2], (new_state,)
+        _assign_state(name, groups, new_state)
+        return outputs
+
+    return step
+
+
+def _assign_state(name, groups, new_state):
+    sizes = [len(group) for group in groups]
+    got = None
+    if isinstance(new_state, list | tuple):
+        got = [len(v) if isinstance(v, list | tuple) else type(v).__name__ for v in new_state]
+    if got != sizes:
+        received = f"lists of {got}" if got is not None else f"a {type(new_state).__name__}"
+        raise ValueError(
+            f"{name}(state, data) must return (outputs, new_state) with new_state shaped "
+            f"like state: {len(sizes)} lists of {sizes} values. Received {received}."
+        )
+    for group, values in zip(groups, new_state, strict=True):
+        for variable, value in zip(group, values, strict=True):
+            if value is not None and value is not variable.value:
+                variable.assign(value)
 
 
 # Up to this many steps per execution are unrolled in one compiled function.
