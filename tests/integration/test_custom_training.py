@@ -14,25 +14,14 @@ import numpy as np
 import pytest
 
 import mb as keras
-from mb_ops import backends, config
+from mb_ops import config
 
 # float32 steps against a float64 NumPy reference.
 TOL = {"rtol": 1e-4, "atol": 1e-5}
 LR, BATCH, EPOCHS = 0.05, 16, 3
 
 
-def _can_train():
-    try:
-        module = backends.backend_module("training")
-    except ModuleNotFoundError:
-        return False
-    return "value_and_grad" not in getattr(module, "UNSUPPORTED", {})
-
-
-trainable_backend = pytest.mark.skipif(
-    not _can_train(),
-    reason=f"the {config.backend()} backend is inference-only: it cannot train",
-)
+trainable_backend = pytest.mark.trains  # skipped where the backend cannot train (conftest)
 
 
 def only_on(backend):

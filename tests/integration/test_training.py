@@ -17,19 +17,7 @@ from mb_ops import backends, config, ops
 from mb_train.callbacks import Callback
 from mb_train.models import Model, Sequential
 
-
-def _can_train():
-    try:
-        module = backends.backend_module("training")
-    except ModuleNotFoundError:
-        return False
-    return "value_and_grad" not in getattr(module, "UNSUPPORTED", {})
-
-
-trainable_backend = pytest.mark.skipif(
-    not _can_train(),
-    reason=f"the {config.backend()} backend is inference-only: it cannot train",
-)
+trainable_backend = pytest.mark.trains  # skipped where the backend cannot train (conftest)
 
 
 class _MSE:
@@ -102,7 +90,7 @@ def test_predict_and_evaluate_match_numpy_on_every_backend():
     np.testing.assert_allclose(loss, np.mean((x @ kernel + 0.1 - y) ** 2), rtol=1e-4)
 
 
-@pytest.mark.skipif(_can_train(), reason=f"the {config.backend()} backend can train")
+@pytest.mark.inference_only
 def test_fit_on_an_inference_only_backend_names_the_backend():
     x, y = _data(8)
     model = _linear()

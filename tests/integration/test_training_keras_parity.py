@@ -22,16 +22,12 @@ import numpy as np
 import pytest
 
 import mb as keras
-from mb_ops import backends, config
 
 pytestmark = [
     pytest.mark.skipif(
         importlib.util.find_spec("keras") is None, reason="Keras 3 is a test-only dependency"
     ),
-    pytest.mark.skipif(
-        "value_and_grad" in getattr(backends.backend_module("training"), "UNSUPPORTED", {}),
-        reason=f"the {config.backend()} backend is inference-only: it cannot train",
-    ),
+    pytest.mark.trains,  # skipped where the backend cannot train (conftest)
 ]
 
 CASES = ["single", "single_repeated", "two_dicts", "two_lists", "dict_outputs"]
