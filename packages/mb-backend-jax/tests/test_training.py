@@ -149,3 +149,18 @@ def test_pooling_differentiates_under_jit(pool, padding):
         return (fn(v, 2, strides=2, padding=padding) ** 2).sum()
 
     np.testing.assert_allclose(jax.jit(jax.grad(loss))(x), jax.grad(loss)(x), rtol=1e-6)
+
+
+def test_compile_ahead_compiles_on_a_background_thread_for_those_shapes():
+    def step(state, x):
+        return [s + jnp.sum(x) for s in state]
+
+    jitted = training.jit(step, donate_argnums=(0,))
+    x = jnp.arange(6.0).reshape(2, 3)
+    future = training.compile_ahead(jitted, [jnp.zeros(2)], x)
+    executable = future.result(timeout=300)
+    (out,) = executable([jnp.ones(2)], x)
+    np.testing.assert_allclose(np.asarray(out), [16.0, 16.0])
+    with pytest.raises(TypeError):
+        executable([jnp.ones(2)], jnp.ones((4, 3)))  # other shapes: use the jitted function
+    assert training.compile_ahead(step, [jnp.zeros(2)], x) is None  # not a jit result

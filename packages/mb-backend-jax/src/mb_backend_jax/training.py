@@ -9,6 +9,9 @@ The primitives a trainer written once against ``mb_ops`` needs, over JAX:
   over stacked batches), for ``steps_per_execution``.
 - ``fused_update(update_fn, params, grads, *slots)``: one compiled call that
   applies a per-tensor optimizer update to every tensor at once.
+- ``compile_ahead(jitted, *args)``: trace a ``jit``-compiled function now and let
+  XLA compile it on a background thread (a `concurrent.futures.Future` of the
+  executable), so a caller keeps working while a large program compiles.
 
 Example:
     >>> import jax.numpy as jnp
@@ -19,7 +22,9 @@ Example:
     (5.0, [2.0, 4.0])
 """
 
+import concurrent.futures
 import functools
+import threading
 
 import jax
 import jax.numpy as jnp
@@ -65,6 +70,39 @@ def jit(fn, jit_compile=True, **options):
     if not jit_compile:
         return fn
     return jax.jit(fn, **options)
+
+
+_COMPILER = {"executor": None}
+_COMPILER_LOCK = threading.Lock()
+
+
+def compile_ahead(jitted, *args):
+    """Starts compiling `jitted` (a ``jit`` result) for arguments like `args`.
+
+    Tracing and lowering run now, on the calling thread (errors in the function
+    surface here); XLA's compilation, which releases the GIL, runs on one
+    background thread shared by all callers.
+
+    Args:
+        jitted: a function returned by `jit` (anything without ``lower`` is refused).
+        *args: example arguments (only their shapes and dtypes matter; nothing is
+            donated or read).
+
+    Returns:
+        A `concurrent.futures.Future` whose result is the compiled executable
+        (called like `jitted` on arguments of the same shapes and dtypes; other
+        shapes raise TypeError), or None when `jitted` cannot be compiled ahead.
+    """
+    lower = getattr(jitted, "lower", None)
+    if lower is None:
+        return None
+    lowered = lower(*args)
+    with _COMPILER_LOCK:
+        if _COMPILER["executor"] is None:
+            _COMPILER["executor"] = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="mb-jax-compile"
+            )
+        return _COMPILER["executor"].submit(lowered.compile)
 
 
 def _stack_batches(batches, n):

@@ -71,6 +71,38 @@ def test_steps_per_execution_gives_the_same_weights(standins):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
+def test_steps_per_execution_compiles_in_the_background_then_runs_n_steps_per_call(standins):
+    # On jax the N-step program compiles on a background thread while the first
+    # batches run one compiled step at a time; once it is ready, calls run N steps.
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(64, 3)).astype("float32")
+    y = rng.normal(size=(64, 1)).astype("float32")
+    reference = _linear_model()
+    reference.compile(optimizer=standins["sgd"](0.05), loss=standins["mse"]())
+    reference.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0)
+    model = _linear_model()
+    model.compile(optimizer=standins["sgd"](0.05), loss=standins["mse"](), steps_per_execution=4)
+    model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
+    runner = model._runners["train"]
+    pending = getattr(runner._ahead, "result", None)
+    if pending is not None:
+        pending()  # wait for the background compilation
+    model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)  # switches over
+    calls = []
+    multi = runner._multi
+
+    def counting(*args):
+        calls.append(len(args[2]))
+        return multi(*args)
+
+    runner._multi = counting
+    model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
+    assert calls == [4, 4]  # each group of 4 batches ran as one call
+    assert int(model.optimizer.iterations.numpy()) == 24
+    for a, b in zip(model.get_weights(), reference.get_weights(), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
 def test_run_eagerly_gives_the_same_weights(standins):
     rng = np.random.default_rng(3)
     x = rng.normal(size=(32, 3)).astype("float32")

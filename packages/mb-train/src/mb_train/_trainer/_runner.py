@@ -91,6 +91,7 @@ class StepRunner:
         else:
             self._step = self._compile(self._pure, compile, donate=(1,))
         self._multi = None
+        self._ahead = None  # background compilation of the multi-step function
         if steps_per_execution > 1:
             self._multi = self._make_multi(compile)
 
@@ -222,16 +223,70 @@ class StepRunner:
             if self._live or (self._assigns_inside and self.steps_per_execution <= _UNROLL_LIMIT):
                 return self._multi(list(batches))
             read_only, mutable = self._state()
-            read_only, new, outputs = self._multi(read_only, mutable, list(batches))
+            multi = self._multi_ready(read_only, mutable, batches)
+            if multi is None:  # still compiling: one compiled step per batch meanwhile
+                return self._run_each(batches)
+            read_only, new, outputs = multi(read_only, mutable, list(batches))
             # The engine may have reused the input buffers: write both groups back.
             for variable, value in zip(self.read_only, read_only, strict=True):
                 variable._direct_assign(value)
             self._write_back(new)
             return outputs
+        return self._run_each(batches)
+
+    def _run_each(self, batches):
+        # One compiled step per batch, the state passed from step to step as values
+        # and written back once, after the last.
+        if self._assigns_inside:
+            outputs = None
+            for data in batches:
+                outputs = self._step(data)
+            return outputs
+        read_only, mutable = self._state()
         outputs = None
         for data in batches:
-            outputs = self.run(data)
+            mutable, outputs = self._step(read_only, mutable, data)
+        self._write_back(mutable)
         return outputs
+
+    def _multi_ready(self, read_only, mutable, batches):
+        """The multi-step function, or None while the engine compiles it in the
+        background (jax's ``compile_ahead``): an N-step program takes N times a step's
+        compile time, so the first epoch runs one compiled step at a time meanwhile
+        instead of waiting, and later calls switch to the N-step executable."""
+        ahead = self._ahead
+        if ahead is _NO_AHEAD:
+            return self._multi
+        if ahead is None:  # the first batches compile (and run) the one-step function
+            self._ahead = _START_AHEAD
+            return None
+        if ahead is _START_AHEAD:  # ... then the N-step one compiles in the background
+            compile_ahead = getattr(self._module, "compile_ahead", None)
+            future = None
+            if compile_ahead is not None:
+                future = compile_ahead(self._multi, read_only, mutable, list(batches))
+            if future is None:
+                self._ahead = _NO_AHEAD
+                return self._multi
+            self._ahead = future
+            return None
+        if not ahead.done():
+            return None
+        self._ahead = _NO_AHEAD
+        try:
+            executable = ahead.result()
+        except Exception:  # the jitted function compiles again and reports the error
+            return self._multi
+        jitted = self._multi
+
+        def multi(*args):
+            try:
+                return executable(*args)
+            except TypeError:  # other shapes or dtypes than compiled for
+                return jitted(*args)
+
+        self._multi = multi
+        return multi
 
 
 def _takes_state(method):
@@ -285,6 +340,9 @@ def _assign_state(name, groups, new_state):
             if value is not None and value is not variable.value:
                 variable.assign(value)
 
+
+_NO_AHEAD = object()  # no background compilation (none started, or it has finished)
+_START_AHEAD = object()  # start one at the next call
 
 # Up to this many steps per execution are unrolled in one compiled function.
 _UNROLL_LIMIT = 16
