@@ -140,3 +140,15 @@ def test_flags_and_seed_dtype():
     assert core.SUPPORTS_RAGGED_TENSORS is False
     assert core.SUPPORTS_COMPLEX_DTYPES is False
     assert core.random_seed_dtype() == "int32"
+
+
+def test_broadcast_to_its_own_shape_and_a_scalar_to_rank_zero():
+    # A scalar weight broadcast to a scalar loss (the loss tracker's update) used to
+    # crash OpenVINO's compiler; it is a no-op, as in NumPy.
+    scalar = ovnp.broadcast_to(np.float32(3.0), ())
+    assert tuple(scalar.shape) == () and float(core.convert_to_numpy(scalar)) == 3.0
+    np.testing.assert_array_equal(
+        core.convert_to_numpy(ovnp.broadcast_to(np.float32(3.0), (2, 3))), np.full((2, 3), 3.0)
+    )
+    with pytest.raises(ValueError, match="lower-rank shape"):
+        ovnp.broadcast_to(np.ones((2,), "float32"), ())

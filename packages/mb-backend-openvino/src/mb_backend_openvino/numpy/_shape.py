@@ -127,6 +127,15 @@ def squeeze(x, axis=None):
 def broadcast_to(x, shape):
     x = to_tensor(x)
     target = tuple(int(d) for d in shape)
+    if tuple(x.shape) == target:
+        # Nothing to broadcast; OpenVINO's Broadcast to a rank-0 shape (an empty shape
+        # constant) crashes its compiler, so a scalar to () must not reach it.
+        return x
+    if len(target) < len(x.shape):
+        raise ValueError(
+            f"broadcast_to cannot broadcast shape {tuple(x.shape)} to the lower-rank shape "
+            f"{target}. Pass a shape of rank {len(x.shape)} or more."
+        )
     return run(("broadcast_to", target), lambda a: opset.broadcast(a, i64(list(target))), x)
 
 
