@@ -54,12 +54,16 @@ def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> 
     return (x, y, sample_weight)
 
 
-def class_weight_to_sample_weights(y: Any, class_weight: dict[int, float]) -> np.ndarray:
+def class_weight_to_sample_weights(
+    y: Any, class_weight: dict[int, float], sample_weight: Any = None
+) -> np.ndarray:
     """One weight per sample, looked up from the class of each target.
 
     ``y`` holds class indices (shape ``(n,)`` or ``(n, 1)``) or one-hot rows
     (shape ``(n, k)``, the class is the argmax). Classes absent from
-    ``class_weight`` weigh 1.
+    ``class_weight`` weigh 1. ``sample_weight`` is the caller's own weights:
+    given together with ``class_weight`` they are an error, as is a ``y`` that
+    is not one array (several outputs take per-output ``sample_weight``).
 
     Example:
         >>> class_weight_to_sample_weights(np.array([0, 1, 1]), {1: 2.0}).tolist()
@@ -69,6 +73,16 @@ def class_weight_to_sample_weights(y: Any, class_weight: dict[int, float]) -> np
         raise TypeError(
             "`class_weight` must be a dict mapping class indices to weights, e.g. "
             f"{{0: 1.0, 1: 5.0}}. Received: {type(class_weight).__name__}."
+        )
+    if sample_weight is not None:
+        raise ValueError(
+            "`class_weight` and `sample_weight` cannot be used at the same time. "
+            "Fold the class weights into `sample_weight`, or pass only one of them."
+        )
+    if y is None or _structure.is_nested(y):
+        raise ValueError(
+            "`class_weight` is only supported with a single target array `y`. "
+            f"Received y of type {type(y).__name__}. Pass per-output `sample_weight` instead."
         )
     labels = _engines.to_numpy(y)
     if labels.ndim > 1:

@@ -86,12 +86,9 @@ class ArrayDataAdapter(DataAdapter):
             raise ValueError(
                 f'`shuffle` must be True, False or "batch". Received: shuffle={shuffle!r}.'
             )
-        if sample_weight is not None and class_weight is not None:
-            raise ValueError(
-                "`class_weight` and `sample_weight` cannot be used at the same time. "
-                "Fold the class weights into `sample_weight`, or pass only one of them."
-            )
-        if (
+        if class_weight is not None:
+            sample_weight = _packing.class_weight_to_sample_weights(y, class_weight, sample_weight)
+        elif (
             sample_weight is not None
             and _structure.is_nested(y)
             and not _structure.is_nested(sample_weight)
@@ -99,14 +96,6 @@ class ArrayDataAdapter(DataAdapter):
             # One weight per sample, shared by every output.
             weights = sample_weight
             sample_weight = _structure.map_structure(lambda _: weights, y)
-        if class_weight is not None:
-            if _structure.is_nested(y) or y is None:
-                raise ValueError(
-                    "`class_weight` is only supported with a single target array `y`. "
-                    f"Received y of type {type(y).__name__}. Pass per-output `sample_weight` "
-                    "instead."
-                )
-            sample_weight = _packing.class_weight_to_sample_weights(y, class_weight)
         num_samples = _packing.check_data_cardinality(
             {"x": x, "y": y, "sample_weight": sample_weight}
         )

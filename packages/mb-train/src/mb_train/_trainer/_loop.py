@@ -415,7 +415,7 @@ class TrainerMixin:
         self._assert_compiled("train_on_batch")
         _runner.check_can_train()
         if class_weight is not None:
-            sample_weight = _class_weight_to_sample_weight(y, sample_weight, class_weight)
+            sample_weight = class_weight_to_sample_weights(y, class_weight, sample_weight)
         data = _convert_batch((x, y, sample_weight) if sample_weight is not None else (x, y))
         if not self._ready_for("train"):
             self._build_for_batch(data, training=True, method="train_on_batch")
@@ -494,20 +494,6 @@ def _specs(data):
         ),
         data,
     )
-
-
-def _class_weight_to_sample_weight(y, sample_weight, class_weight):
-    if sample_weight is not None:
-        raise ValueError(
-            "`class_weight` and `sample_weight` cannot be used at the same time. Fold the "
-            "class weights into `sample_weight`, or pass only one of them."
-        )
-    if y is None or tree.is_nested(y):
-        raise ValueError(
-            "`class_weight` is only supported with a single target array `y`. Received y "
-            f"of type {type(y).__name__}. Pass per-output `sample_weight` instead."
-        )
-    return class_weight_to_sample_weights(y, class_weight)
 
 
 def _should_validate(epoch, validation_freq):
