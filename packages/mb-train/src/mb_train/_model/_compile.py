@@ -1,48 +1,10 @@
 """What `compile` builds: the loss over (nested) outputs, the metrics per output,
 and the mean trackers behind the ``loss`` logs."""
 
-import mb_ops
 from mb_graph import tree
 from mb_ops import ops
 from mb_train._model import _resolve
-
-
-class MeanTracker:
-    """A running mean of scalars: two variables (total, count), no other state.
-
-    It tracks ``loss`` (and per-output losses) without depending on `mb_train.metrics`.
-    """
-
-    def __init__(self, name):
-        self.name = name
-        self.total = mb_ops.Variable(0.0, dtype="float32", trainable=False, name=f"{name}_total")
-        self.count = mb_ops.Variable(0.0, dtype="float32", trainable=False, name=f"{name}_count")
-
-    @property
-    def variables(self):
-        return [self.total, self.count]
-
-    def update_state(self, value, sample_weight=1.0):
-        value = ops.cast(value, "float32")
-        weight = ops.cast(sample_weight, "float32")
-        self.total.assign(self.total.value + value * weight)
-        self.count.assign(self.count.value + weight)
-
-    def result(self):
-        return ops.divide_no_nan(self.total.value, self.count.value)
-
-    def reset_state(self):
-        self.total.assign(0.0)
-        self.count.assign(0.0)
-
-
-def new_mean_tracker(name):
-    """A tracker of the mean loss: a `metrics.Mean`, as in Keras (custom steps call its
-    ``stateless_*`` methods), or the minimal `MeanTracker` where mb_train.metrics is absent."""
-    metrics = _resolve._sibling("metrics")
-    if metrics is None or not hasattr(metrics, "Mean"):
-        return MeanTracker(name)
-    return metrics.Mean(name=name)
+from mb_train.metrics import Mean
 
 
 def output_names_of(model, y_pred):
@@ -187,7 +149,7 @@ class CompileLoss:
                     )
                 _check_shapes(name, t, p)
         used = [n for n, loss in zip(names, self.losses, strict=True) if loss is not None]
-        self.trackers = [new_mean_tracker(f"{n}_loss") for n in used] if len(used) > 1 else []
+        self.trackers = [Mean(name=f"{n}_loss") for n in used] if len(used) > 1 else []
         self.built = True
 
     @property

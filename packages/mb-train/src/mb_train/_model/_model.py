@@ -9,9 +9,10 @@ from mb_layers import Layer
 from mb_ops import StatelessScope, get_stateless_scope, ops
 from mb_train import _saving_hook
 from mb_train._model import _resolve, _summary
-from mb_train._model._compile import CompileLoss, CompileMetrics, new_mean_tracker
+from mb_train._model._compile import CompileLoss, CompileMetrics
 from mb_train._trainer._gradients import value_and_gradients
 from mb_train._trainer._loop import TrainerMixin
+from mb_train.metrics import Mean
 
 TRAINER_ATTRIBUTES = frozenset(
     {
@@ -150,7 +151,8 @@ class Model(TrainerMixin, Layer):
         self._compile_loss = CompileLoss(loss, loss_weights) if loss is not None else None
         has_metrics = metrics is not None or weighted_metrics is not None
         self._compile_metrics = CompileMetrics(metrics, weighted_metrics) if has_metrics else None
-        self._loss_tracker = new_mean_tracker("loss")
+        # A metrics.Mean, as in Keras: custom steps call its stateless_* methods.
+        self._loss_tracker = Mean(name="loss")
         self._run_eagerly = bool(run_eagerly)
         self._jit_compile = jit_compile
         self._steps_per_execution = steps_per_execution
