@@ -91,7 +91,8 @@ class StepRunner:
         else:
             self._step = self._compile(self._pure, compile, donate=(1,))
         self._multi = None
-        self._ahead = None  # background compilation of the multi-step function
+        # Background compilation of the multi-step function, where the engine has it.
+        self._ahead = None if hasattr(self._module, "compile_ahead") else _NO_AHEAD
         if steps_per_execution > 1:
             self._multi = self._make_multi(compile)
 
@@ -225,7 +226,7 @@ class StepRunner:
             read_only, mutable = self._state()
             multi = self._multi_ready(read_only, mutable, batches)
             if multi is None:  # still compiling: one compiled step per batch meanwhile
-                return self._run_each(batches)
+                return self._run_each(batches, read_only, mutable)
             read_only, new, outputs = multi(read_only, mutable, list(batches))
             # The engine may have reused the input buffers: write both groups back.
             for variable, value in zip(self.read_only, read_only, strict=True):
@@ -234,7 +235,7 @@ class StepRunner:
             return outputs
         return self._run_each(batches)
 
-    def _run_each(self, batches):
+    def _run_each(self, batches, read_only=None, mutable=None):
         # One compiled step per batch, the state passed from step to step as values
         # and written back once, after the last.
         if self._assigns_inside:
@@ -242,7 +243,8 @@ class StepRunner:
             for data in batches:
                 outputs = self._step(data)
             return outputs
-        read_only, mutable = self._state()
+        if mutable is None:
+            read_only, mutable = self._state()
         outputs = None
         for data in batches:
             mutable, outputs = self._step(read_only, mutable, data)
@@ -261,11 +263,8 @@ class StepRunner:
             self._ahead = _START_AHEAD
             return None
         if ahead is _START_AHEAD:  # ... then the N-step one compiles in the background
-            compile_ahead = getattr(self._module, "compile_ahead", None)
-            future = None
-            if compile_ahead is not None:
-                future = compile_ahead(self._multi, read_only, mutable, list(batches))
-            if future is None:
+            future = self._module.compile_ahead(self._multi, read_only, mutable, list(batches))
+            if future is None:  # not a function the engine compiles ahead
                 self._ahead = _NO_AHEAD
                 return self._multi
             self._ahead = future
