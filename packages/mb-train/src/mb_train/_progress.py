@@ -56,13 +56,13 @@ def format_eta(seconds):
     return f"{seconds}s"
 
 
-def format_per_step(seconds):
-    """``2s/step``, ``15ms/step`` or ``840us/step``."""
+def format_per_step(seconds, unit="step"):
+    """``2s/step``, ``15ms/step`` or ``840us/step`` (another `unit` in place of step)."""
     if seconds >= 1 or seconds == 0:
-        return f"{seconds:.0f}s/step"
+        return f"{seconds:.0f}s/{unit}"
     if seconds >= 1e-3:
-        return f"{seconds * 1e3:.0f}ms/step"
-    return f"{seconds * 1e6:.0f}us/step"
+        return f"{seconds * 1e3:.0f}ms/{unit}"
+    return f"{seconds * 1e6:.0f}us/{unit}"
 
 
 def is_interactive(stream=None):

@@ -42,6 +42,11 @@ def set_saving_implementation(implementation):
     return previous
 
 
+def has_saving_implementation():
+    """Whether mb-saving has registered itself (``Model.save`` etc. will work)."""
+    return _Registry.implementation is not None
+
+
 def saving_implementation(method):
     """The registered implementation; `method` names the Model method for the error."""
     if _Registry.implementation is None:

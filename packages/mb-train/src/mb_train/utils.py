@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 from mb_train import _progress
+from mb_train._progress import format_eta, format_per_step
 
 __all__ = [
     "Progbar",
@@ -127,8 +128,7 @@ class Progbar:
         parts = []
         for name in self._names:
             value = self.average(name)
-            shown = f"{value:.4f}" if abs(value) >= 1e-3 or value == 0 else f"{value:.4e}"
-            parts.append(f" - {name}: {shown}")
+            parts.append(f" - {name}: {_progress.format_value(value)}")
         return "".join(parts)
 
     def _bar_line(self, current, now, finalize):
@@ -144,18 +144,18 @@ class Progbar:
         elapsed = now - self._start
         if finalize:
             per_step = elapsed / max(1, current)
-            timing = f" {_duration(elapsed)} {_per_unit(per_step, self.unit_name)}"
+            timing = f" {format_eta(elapsed)} {format_per_step(per_step, self.unit_name)}"
         elif self.target is not None and current:
-            timing = f" - ETA: {_duration(elapsed / current * (self.target - current))}"
+            timing = f" - ETA: {format_eta(elapsed / current * (self.target - current))}"
         else:
-            timing = f" {_duration(elapsed)}"
+            timing = f" {format_eta(elapsed)}"
         return head + timing + self._metrics_text()
 
     def _summary_line(self, current, now):
         elapsed = now - self._start
         target = self.target if self.target is not None else current
-        per_step = _per_unit(elapsed / max(1, current), self.unit_name)
-        return f"{current}/{target} - {_duration(elapsed)} - {per_step}{self._metrics_text()}"
+        per_step = format_per_step(elapsed / max(1, current), self.unit_name)
+        return f"{current}/{target} - {format_eta(elapsed)} - {per_step}{self._metrics_text()}"
 
     def _write(self, line, finalize):
         if not is_interactive_logging_enabled():
@@ -176,19 +176,3 @@ def _scalar(value):
         return float(value)
     except TypeError:  # an array: its mean, as Keras shows it
         return float(np.mean(np.asarray(value)))
-
-
-def _duration(seconds):
-    if seconds >= 3600:
-        return f"{int(seconds // 3600)}:{int(seconds % 3600 // 60):02d}:{int(seconds % 60):02d}"
-    if seconds >= 60:
-        return f"{int(seconds // 60)}:{int(seconds % 60):02d}"
-    return f"{seconds:.0f}s"
-
-
-def _per_unit(seconds, unit):
-    if seconds >= 1:
-        return f"{seconds:.0f}s/{unit}"
-    if seconds >= 1e-3:
-        return f"{seconds * 1e3:.0f}ms/{unit}"
-    return f"{seconds * 1e6:.0f}us/{unit}"

@@ -110,7 +110,7 @@ class TensorBoard(Callback):
         to_json = getattr(self.model, "to_json", None)
         if type(self.model).__name__ not in _GRAPH_MODEL_CLASSES or not callable(to_json):
             return
-        if _saving_hook._Registry.implementation is None:
+        if not _saving_hook.has_saving_implementation():
             return  # the JSON comes from mb-saving; without it there is no graph to draw
         try:
             text = to_json()
