@@ -24,6 +24,11 @@ from mb_graph._node import SymbolicArguments as SymbolicArguments
 from mb_graph._operation import Operation as Operation
 from mb_graph._operation import default as default
 from mb_graph._operation import is_default as is_default
+from mb_graph._remat import RematMode as RematMode
+from mb_graph._remat import RematScope as RematScope
+from mb_graph._remat import get_current_remat_mode as get_current_remat_mode
+from mb_graph._remat import remat as remat
+from mb_graph._remat import set_remat_hook as set_remat_hook
 from mb_graph._serialization import INPUT_TENSOR_CLASS_NAME as INPUT_TENSOR_CLASS_NAME
 from mb_graph._serialization import default_serialize_operation as default_serialize_operation
 from mb_graph._serialization import serialize_graph as serialize_graph

@@ -1,11 +1,21 @@
 """Operation: something that can be called on concrete values or on KerasTensors."""
 
-from mb_graph import _hooks
+import math
+
+from mb_graph import _hooks, _remat, tree
 from mb_graph._auto_config import capture_init_arguments, init_accepts_name
 from mb_graph._describe import describe_arguments
-from mb_graph._keras_tensor import any_symbolic_tensors
+from mb_graph._keras_tensor import KerasTensor, any_symbolic_tensors, is_keras_tensor
 from mb_graph._node import Node
 from mb_graph.naming import auto_name
+
+
+def _symbolic_like(x):
+    """A KerasTensor with the shape and dtype of an array-like `x`; other values as is."""
+    shape, dtype = getattr(x, "shape", None), getattr(x, "dtype", None)
+    if shape is None or dtype is None or is_keras_tensor(x):
+        return x
+    return KerasTensor(tuple(shape), dtype=_hooks.standardize_dtype(dtype))
 
 
 def default(method):
@@ -72,11 +82,41 @@ class Operation:
         self.name = name
         self._inbound_nodes = []
         self._outbound_nodes = []
+        # The RematScope active at creation decides (as in Keras).
+        self._remat_mode = _remat.get_current_remat_mode()
 
     def __call__(self, *args, **kwargs):
         if any_symbolic_tensors(args, kwargs):
             return self.symbolic_call(*args, **kwargs)
-        return self.call(*args, **kwargs)
+        call = self.call
+        if getattr(self, "quantization_mode", None) is not None:
+            call = self.quantized_call
+        if self._remat_mode is not None:
+            return self.rematerialized_call(call, *args, **kwargs)(*args, **kwargs)
+        return call(*args, **kwargs)
+
+    def rematerialized_call(self, fn, *args, **kwargs):
+        """`fn` (the `call` method), rematerialized when this operation's `RematScope`
+        asks for it: always in mode ``"full"``, in ``"larger_than"`` when the outputs
+        for these arguments hold more elements than the threshold; else `fn` itself."""
+        mode = self._remat_mode
+        if not mode:
+            return fn
+        if mode.mode == "full":
+            return _remat.remat(fn)
+        if mode.mode == "larger_than":
+            # Inferred on symbolic stand-ins: the check must not run `call` itself.
+            spec = self.compute_output_spec(
+                *tree.map_structure(_symbolic_like, args),
+                **tree.map_structure(_symbolic_like, kwargs),
+            )
+            size = sum(
+                math.prod(d or 1 for d in x.shape) if is_keras_tensor(x) else 0
+                for x in tree.flatten(spec)
+            )
+            if size > mode.output_size_threshold:
+                return _remat.remat(fn)
+        return fn
 
     def symbolic_call(self, *args, **kwargs):
         """Infers the outputs with `compute_output_spec` and records a `Node`."""
@@ -96,6 +136,16 @@ class Operation:
         raise NotImplementedError(
             f"Operation '{self.name}' ({type(self).__name__}) does not implement `call`, "
             "so it cannot run on concrete values. Define `call(self, ...)` in the subclass."
+        )
+
+    def quantized_call(self, *args, **kwargs):
+        """`call` of a quantized operation (one whose ``quantization_mode`` is set).
+
+        Subclasses that can be quantized implement it (mb's layers do, per mode).
+        """
+        raise NotImplementedError(
+            f"Operation '{self.name}' ({type(self).__name__}) has a quantization mode but "
+            "does not implement `quantized_call`."
         )
 
     def compute_output_spec(self, *args, **kwargs):
