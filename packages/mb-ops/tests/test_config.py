@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -64,3 +67,96 @@ def test_setters_change_the_values(home):
         1e-3,
         "channels_first",
     )
+
+
+# keras.config's other switches, read from Keras 3 itself in a subprocess.
+_KERAS_SWITCHES = """
+import json, keras
+c = keras.config
+out = {"defaults": [c.max_epochs(), c.max_steps_per_epoch(), c.is_flash_attention_enabled(),
+                    c.is_nnx_enabled(), c.is_traceback_filtering_enabled()]}
+c.set_max_epochs(3); c.set_max_steps_per_epoch(5)
+c.disable_flash_attention(); c.disable_traceback_filtering()
+out["set"] = [c.max_epochs(), c.max_steps_per_epoch(), c.is_flash_attention_enabled(),
+              c.is_traceback_filtering_enabled()]
+c.set_max_epochs(None); c.set_max_steps_per_epoch(None)
+c.enable_flash_attention(); c.enable_traceback_filtering()
+out["reset"] = [c.max_epochs(), c.max_steps_per_epoch(), c.is_flash_attention_enabled(),
+                c.is_traceback_filtering_enabled()]
+print(json.dumps(out))
+"""
+
+
+def _mb_switches():
+    out = {
+        "defaults": [
+            config.max_epochs(),
+            config.max_steps_per_epoch(),
+            config.is_flash_attention_enabled(),
+            config.is_nnx_enabled(),
+            config.is_traceback_filtering_enabled(),
+        ]
+    }
+    config.set_max_epochs(3)
+    config.set_max_steps_per_epoch(5)
+    config.disable_flash_attention()
+    config.disable_traceback_filtering()
+    out["set"] = [
+        config.max_epochs(),
+        config.max_steps_per_epoch(),
+        config.is_flash_attention_enabled(),
+        config.is_traceback_filtering_enabled(),
+    ]
+    config.set_max_epochs(None)
+    config.set_max_steps_per_epoch(None)
+    config.enable_flash_attention()
+    config.enable_traceback_filtering()
+    out["reset"] = [
+        config.max_epochs(),
+        config.max_steps_per_epoch(),
+        config.is_flash_attention_enabled(),
+        config.is_traceback_filtering_enabled(),
+    ]
+    return out
+
+
+def test_switches_read_and_set_as_keras_config(home, monkeypatch):
+    pytest.importorskip("keras", reason="Keras 3 is a test-only dependency")
+    for var in ("KERAS_MAX_EPOCHS", "KERAS_MAX_STEPS_PER_EPOCH", "KERAS_NNX_ENABLED"):
+        monkeypatch.delenv(var, raising=False)
+    for var in ("MB_MAX_EPOCHS", "MB_MAX_STEPS_PER_EPOCH"):
+        monkeypatch.delenv(var, raising=False)
+    env = {**os.environ, "KERAS_BACKEND": "numpy", "KERAS_HOME": str(home / "keras")}
+    done = subprocess.run(
+        [sys.executable, "-c", _KERAS_SWITCHES],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    keras_side = json.loads(done.stdout.strip().splitlines()[-1])
+    _reload()
+    assert _mb_switches() == keras_side
+
+
+@pytest.mark.parametrize("prefix", ["MB", "KERAS"])
+def test_caps_come_from_the_environment(home, monkeypatch, prefix):
+    for var in ("MB_MAX_EPOCHS", "KERAS_MAX_EPOCHS", "MB_MAX_STEPS_PER_EPOCH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.delenv("KERAS_MAX_STEPS_PER_EPOCH", raising=False)
+    monkeypatch.setenv(f"{prefix}_MAX_EPOCHS", "2")
+    monkeypatch.setenv(f"{prefix}_MAX_STEPS_PER_EPOCH", "7")
+    _reload()
+    assert (config.max_epochs(), config.max_steps_per_epoch()) == (2, 7)
+
+
+def test_bad_caps_are_rejected(home, monkeypatch):
+    _reload()
+    with pytest.raises(ValueError, match=r"max_epochs must be a positive integer.*received 0"):
+        config.set_max_epochs(0)
+    with pytest.raises(ValueError, match=r"max_steps_per_epoch .*received '3'"):
+        config.set_max_steps_per_epoch("3")
+    monkeypatch.setenv("MB_MAX_EPOCHS", "many")
+    with pytest.raises(ValueError, match=r"MB_MAX_EPOCHS must be a positive integer.*'many'"):
+        _reload()

@@ -134,6 +134,29 @@ def test_clear_session_restarts_automatic_names():
     assert second.name == f"{first.name}_1"
 
 
+def test_clear_session_frees_what_only_reference_cycles_hold():
+    import gc
+    import weakref
+
+    class Holder:
+        pass
+
+    def dropped_cycle():
+        holder = Holder()
+        holder.me, holder.variable = holder, NumpyTestVariable(np.zeros(1000))
+        return weakref.ref(holder)
+
+    gc.disable()  # only clear_session may collect here
+    try:
+        kept = dropped_cycle()
+        mb_ops.clear_session(free_memory=False)
+        assert kept() is not None  # free_memory=False leaves the cycle to the collector
+        mb_ops.clear_session()  # Keras's default, free_memory=True
+        assert kept() is None
+    finally:
+        gc.enable()
+
+
 def test_stateless_scope_knows_which_values_were_donated():
     import mb_ops
 

@@ -16,7 +16,10 @@ from mb_ops import math as math
 from mb_ops import nn as nn
 from mb_ops import numpy as numpy
 from mb_ops import ops as ops
+from mb_ops import quantizers as quantizers
 from mb_ops import random as random
+from mb_ops import tree as tree
+from mb_ops._remat import remat as remat
 from mb_ops._scopes import AutocastScope as AutocastScope
 from mb_ops._scopes import StatelessScope as StatelessScope
 from mb_ops._scopes import SymbolicScope as SymbolicScope
@@ -30,6 +33,7 @@ from mb_ops._scopes import initialize_all_variables as initialize_all_variables
 from mb_ops._scopes import name_scope as name_scope
 from mb_ops._state import clear_session as clear_session
 from mb_ops._state import get_uid as get_uid
+from mb_ops._traceback import filter_traceback as filter_traceback
 from mb_ops._variable import Variable as Variable
 from mb_ops._variable import set_initializer_lookup as set_initializer_lookup
 from mb_ops._variable import standardize_shape as standardize_shape
@@ -51,6 +55,7 @@ __all__ = [
     "current_path",
     "dtypes",
     "einops",
+    "filter_traceback",
     "get_autocast_scope",
     "get_stateless_scope",
     "get_symbolic_scope",
@@ -66,7 +71,10 @@ __all__ = [
     "nn",
     "numpy",
     "ops",
+    "quantizers",
     "random",
+    "remat",
     "set_initializer_lookup",
     "standardize_shape",
+    "tree",
 ]

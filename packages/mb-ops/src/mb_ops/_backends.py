@@ -63,6 +63,9 @@ class BackendDescriptor:
         engine_distribution: the pip name that provides the engine.
         trainable: False for inference-only backends (numpy, openvino).
         engine_distributions: every distribution to report in ``mb info``.
+        engine_loader: a module of the backend package that imports the engine the
+            backend's way (e.g. without what the engine would import on the side),
+            imported before any contract module; empty where a plain import will do.
     """
 
     name: str
@@ -71,6 +74,7 @@ class BackendDescriptor:
     engine_distribution: str | None
     trainable: bool = True
     engine_distributions: tuple[str, ...] = field(default=())
+    engine_loader: str = ""
 
     def engine_installed(self) -> bool:
         return self.engine is None or importlib.util.find_spec(self.engine) is not None
@@ -101,7 +105,7 @@ def _install_hint(name: str) -> str:
     dist = OFFICIAL_BACKENDS.get(name)
     if dist is None:
         return ""
-    return f" Install it with: pip install {dist}  (or: pip install 'mb[{name}]')."
+    return f" Install it with: pip install {dist}  (or: pip install 'mb-framework[{name}]')."
 
 
 def resolve_backend_name() -> str:
@@ -116,7 +120,7 @@ def resolve_backend_name() -> str:
             return FALLBACK_BACKEND
         raise BackendNotInstalledError(
             "No mb backend is installed. Install one, e.g. pip install mb-backend-numpy, "
-            "or pip install mb for the default (jax)."
+            "or pip install mb-framework for the whole framework on the default (jax)."
         )
     if requested not in backends:
         if requested in OFFICIAL_BACKENDS:
@@ -171,7 +175,10 @@ def load_backend() -> ModuleType:
         with _Active.lock:
             if _Active.module is None:
                 try:
-                    _Active.module = importlib.import_module(descriptor.module)
+                    module = importlib.import_module(descriptor.module)
+                    if descriptor.engine_loader:
+                        importlib.import_module(f"{descriptor.module}.{descriptor.engine_loader}")
+                    _Active.module = module
                 except ImportError as exc:
                     raise BackendNotInstalledError(
                         f"The {descriptor.name!r} backend could not be imported: {exc}."
@@ -191,14 +198,14 @@ def backend_module(name: str) -> ModuleType:
     return importlib.import_module(f"{package.__name__}.{name}")
 
 
-def set_backend(name: str) -> None:
+def set_backend(backend: str) -> None:
     """Choose the backend before first use. Once a backend is in use it cannot change.
 
     Keras reloads every module to switch; mb refuses instead, because objects
     made on the old backend would silently stop working. Start a new process
     with ``MB_BACKEND`` set to switch.
     """
-    name = name.strip().lower()
+    name = backend.strip().lower()
     if _Active.name is not None:
         if name == _Active.name:
             return

@@ -51,6 +51,37 @@ class _Settings:
         self.image_data_format = _check_image_data_format(
             file.get("image_data_format", "channels_last")
         )
+        # Debugging caps on fit (Keras's KERAS_MAX_EPOCHS / KERAS_MAX_STEPS_PER_EPOCH).
+        self.max_epochs = _env_cap("MAX_EPOCHS")
+        self.max_steps_per_epoch = _env_cap("MAX_STEPS_PER_EPOCH")
+        # None: attention layers use the fused kernel where the engine can; False: never.
+        self.flash_attention: bool | None = None
+        self.traceback_filtering = True
+
+
+def _env_cap(suffix: str) -> int | None:
+    """``MB_<suffix>``, else ``KERAS_<suffix>``, as a positive int (None when unset)."""
+    for var in (f"MB_{suffix}", f"KERAS_{suffix}"):
+        value = os.environ.get(var)
+        if value:
+            try:
+                return _check_cap(var, int(value))
+            except ValueError:
+                raise ValueError(
+                    f"The environment variable {var} must be a positive integer, "
+                    f"received {value!r}. Unset it to remove the limit."
+                ) from None
+    return None
+
+
+def _check_cap(name: str, value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(
+            f"{name} must be a positive integer or None (no limit), received {value!r}."
+        )
+    return value
 
 
 def _check_floatx(value: Any) -> str:
@@ -101,9 +132,82 @@ def image_data_format() -> str:
     return _settings.image_data_format
 
 
-def set_image_data_format(value: str) -> None:
+def set_image_data_format(data_format: str) -> None:
     """Set the default image layout: ``"channels_last"`` or ``"channels_first"``."""
-    _settings.image_data_format = _check_image_data_format(value)
+    _settings.image_data_format = _check_image_data_format(data_format)
+
+
+def max_epochs() -> int | None:
+    """The cap on the epochs of any ``fit`` call, or None (no cap).
+
+    Set with `set_max_epochs` or the environment variable ``MB_MAX_EPOCHS`` (or
+    ``KERAS_MAX_EPOCHS``): a debugging aid to run a script quickly unchanged.
+    """
+    return _settings.max_epochs
+
+
+def set_max_epochs(max_epochs: int | None) -> None:
+    """Cap the number of epochs of every ``fit`` call (None removes the cap).
+
+    ``fit(epochs=n)`` then runs ``min(n, max_epochs)`` epochs and warns that it does.
+    """
+    _settings.max_epochs = _check_cap("max_epochs", max_epochs)
+
+
+def max_steps_per_epoch() -> int | None:
+    """The cap on the steps of one epoch of ``fit``/``evaluate``/``predict``, or None.
+
+    Set with `set_max_steps_per_epoch` or ``MB_MAX_STEPS_PER_EPOCH`` (or
+    ``KERAS_MAX_STEPS_PER_EPOCH``).
+    """
+    return _settings.max_steps_per_epoch
+
+
+def set_max_steps_per_epoch(max_steps_per_epoch: int | None) -> None:
+    """Cap the steps of every epoch of ``fit``/``evaluate``/``predict`` (None: no cap)."""
+    _settings.max_steps_per_epoch = _check_cap("max_steps_per_epoch", max_steps_per_epoch)
+
+
+def enable_flash_attention() -> None:
+    """Let attention layers use the engine's fused (flash) kernel where it can run
+    (the default): `is_flash_attention_enabled` is then None, "where possible"."""
+    _settings.flash_attention = None
+
+
+def disable_flash_attention() -> None:
+    """Attention layers built from now on never use the fused (flash) kernel: they
+    compute the scores explicitly (``is_flash_attention_enabled()`` is False)."""
+    _settings.flash_attention = False
+
+
+def is_flash_attention_enabled() -> bool | None:
+    """False once `disable_flash_attention` ran; None (use it where possible) otherwise.
+
+    As Keras: the value is what attention layers built with ``flash_attention=None``
+    take as their own setting.
+    """
+    return _settings.flash_attention
+
+
+def is_nnx_enabled() -> bool:
+    """Whether Flax NNX integration is on: always False, mb has no NNX mode (Keras
+    turns it on with ``KERAS_NNX_ENABLED`` on the jax backend)."""
+    return False
+
+
+def enable_traceback_filtering() -> None:
+    """Errors raised through mb calls show only the caller's frames (the default)."""
+    _settings.traceback_filtering = True
+
+
+def disable_traceback_filtering() -> None:
+    """Errors raised through mb calls keep mb's own frames in their tracebacks."""
+    _settings.traceback_filtering = False
+
+
+def is_traceback_filtering_enabled() -> bool:
+    """Whether mb removes its own frames from the tracebacks of errors (default True)."""
+    return _settings.traceback_filtering
 
 
 def requested_backend() -> tuple[str | None, str]:

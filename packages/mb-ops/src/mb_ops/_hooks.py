@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import mb_graph
-from mb_ops import _backends, _dtypes, _variable
+from mb_ops import _backends, _dtypes, _remat, _variable
 from mb_ops import numpy as _numpy_ops
 
 
@@ -28,4 +28,5 @@ def install() -> None:
     mb_graph.set_operator_hook(_numpy_ops)
     mb_graph.set_dtype_standardizer(_dtypes.standardize_dtype)
     mb_graph.set_output_spec_hook(_default_output_spec)
+    mb_graph.set_remat_hook(_remat.remat)
     _variable.set_operator_namespace(_numpy_ops)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 from typing import Any
 
@@ -44,14 +45,19 @@ def register_reset_hook(fn: Any) -> None:
     _reset_hooks.append(fn)
 
 
-def clear_session() -> None:
+def clear_session(free_memory: bool = True) -> None:
     """Forget global state: name counters, pending variables, the global seed.
 
     Like ``keras.utils.clear_session()``: objects made before keep working, but
-    new ones are named from scratch (``dense``, ``dense_1``, …).
+    new ones are named from scratch (``dense``, ``dense_1``, …). With `free_memory`
+    (Keras's default) Python's garbage collector runs too, so models dropped in
+    reference cycles release their variables now; the engines' own device caches
+    are theirs to manage.
     """
     reset_uids()
     STATE.uninitialized_variables = []
     STATE.name_scope_path = []
     for fn in _reset_hooks:
         fn()
+    if free_memory:
+        gc.collect()

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from mb_ops import _backends, _dtypes
+from mb_ops._distribution import _state as _distribution
 from mb_ops._scopes import current_path
 from mb_ops._state import STATE, auto_name
 
@@ -81,7 +82,8 @@ class Variable:
         autocast: read as the compute dtype inside an AutocastScope.
         aggregation, synchronization: distribution hints (as in Keras).
         name: no ``/``; default ``variable``, ``variable_1``, … .
-        layout: a distribution layout, kept for the backend.
+        layout: a `mb_ops.distribution.TensorLayout` (or the engine's own layout)
+            to place the variable by; default: the active distribution's.
 
     Example:
         >>> v = mb_ops.Variable([1.0, 2.0])  # doctest: +SKIP
@@ -170,8 +172,8 @@ class Variable:
             self._shape = standardize_shape(shape)
             self._initialize_with_initializer(initializer)
         else:
-            self._initialize(initializer)
-            self._shape = standardize_shape(self._value.shape)
+            self._shape = standardize_shape(initializer.shape)
+            self._initialize(self._placed(initializer))
         self._ndim = len(self._shape)
 
     # ----- backend hooks -------------------------------------------------------------
@@ -189,7 +191,14 @@ class Variable:
 
     def _initialize_with_initializer(self, initializer: Any) -> None:
         value = self._convert_to_tensor(initializer(self._shape, dtype=self._dtype))
-        self._initialize(value)
+        self._initialize(self._placed(value))
+
+    def _placed(self, value: Any) -> Any:
+        """The first value placed as the variable's layout says: its own ``layout``,
+        else the active distribution's (`mb_ops.distribution`), kept in ``_layout``."""
+        layout = _distribution.variable_layout(self)
+        self._layout = layout
+        return _distribution.distribute_variable_value(value, layout)
 
     def _deferred_initialize(self) -> None:
         if self._value is not None:

@@ -16,6 +16,8 @@ from mb_ops._backends import backend_module as backend_module
 from mb_ops._backends import load_backend as load_backend
 from mb_ops._backends import resolve_backend_name as resolve_backend_name
 from mb_ops._config import requested_backend as requested_backend
+from mb_ops._contract import lookup as lookup
+from mb_ops._contract import unsupported_reason as unsupported_reason
 
 __all__ = [
     "CONTRACT_MODULES",
@@ -27,6 +29,8 @@ __all__ = [
     "backend_descriptor",
     "backend_module",
     "load_backend",
+    "lookup",
     "requested_backend",
     "resolve_backend_name",
+    "unsupported_reason",
 ]

@@ -20,15 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from mb_graph import Operation, any_symbolic_tensors
-from mb_ops import _backends
+from mb_ops import _backends, _contract
 
 
-def unsupported_reason(module: Any, name: str) -> str | None:
-    table = getattr(module, "UNSUPPORTED", None) or {}
-    return table.get(name)
-
-
-def _not_implemented(module_name: str, name: str, reason: str) -> Any:
+def _not_implemented(name: str, reason: str) -> Any:
     backend = _backends.backend()
 
     def raise_unsupported(*args: Any, **kwargs: Any) -> Any:
@@ -43,20 +38,13 @@ def resolve_backend_function(module_name: str, name: str, fallback: Any = None) 
     ``fallback`` (a composite written over other ops) is used when the backend
     neither provides the function nor declares it unsupported.
     """
-    try:
-        module = _backends.backend_module(module_name)
-    except ModuleNotFoundError as error:
-        if not (error.name or "").endswith(f".{module_name}"):
-            raise
-        return _not_implemented(module_name, name, f"the backend has no {module_name!r} module yet")
-    fn = getattr(module, name, None)
-    if fn is None:
-        declared = unsupported_reason(module, name)
-        if declared is None and fallback is not None:
-            return fallback
-        reason = declared or (f"the backend's {module_name!r} module does not provide {name!r}")
-        return _not_implemented(module_name, name, reason)
-    return fn
+    fn = _contract.lookup(module_name, name)
+    if fn is not None:
+        return fn
+    declared = _contract.declared_unsupported(_backends.backend_module(module_name)).get(name)
+    if declared is None and fallback is not None:
+        return fallback
+    return _not_implemented(name, _contract.unsupported_reason(module_name, name) or "")
 
 
 class BackendFunction:
@@ -85,6 +73,10 @@ class OpInfo:
     operation_class: type
     backend_name: str | None
     signature: inspect.Signature
+    backend_module: str | None = None
+    group: str = ""
+    """The ``mb_ops._ops`` file the op is written in (``numpy_shape``); every backend
+    defines the op's function in the same-named file (``numpy/_shape.py``)."""
 
 
 # (public module, op name) -> OpInfo
@@ -164,7 +156,16 @@ def op(
         functools.update_wrapper(function, stub)
         function.__module__ = f"mb_ops.{module}"
         function.operation_class = cls  # type: ignore[attr-defined]
-        REGISTRY[(module, name)] = OpInfo(name, module, function, cls, target, signature)
+        REGISTRY[(module, name)] = OpInfo(
+            name,
+            module,
+            function,
+            cls,
+            target,
+            signature,
+            backend_module=None if impl is not None else (backend_module or module),
+            group=stub.__module__.rsplit(".", 1)[-1],
+        )
         return function
 
     return decorate

@@ -30,7 +30,21 @@ def _cast_spec(op_name: str, x: Any, dtype: Any) -> Any:
 
 @op(_cast_spec, "core")
 def cast(x, dtype):
-    """Cast a tensor to ``dtype``."""
+    """Cast a tensor to ``dtype``.
+
+    Args:
+        x: a tensor (or anything `convert_to_tensor` takes).
+        dtype: the dtype's name (``"float32"``, ``"int32"``, ...) or a dtype.
+
+    Returns:
+        `x` in `dtype`; floats cast to integers are truncated towards zero.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.cast(ops.convert_to_tensor([1.7, -1.7]), "int32")).tolist()
+    [1, -1]
+    """
 
 
 def _dtype_range(dtype: str) -> tuple[Any, Any]:
@@ -66,7 +80,26 @@ def _convert_spec(op_name: str, x: Any, dtype: Any = None, sparse: Any = None, r
 
 @op(_convert_spec, "core")
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
-    """Convert a NumPy array, list or scalar to a tensor of the active backend."""
+    """Convert a NumPy array, list or scalar to a tensor of the active backend.
+
+    Args:
+        x: a NumPy array, a (nested) list, a scalar, or a tensor.
+        dtype: the dtype of the result; None keeps an array's dtype and gives
+            Python floats `floatx()` (float32) and Python ints int32.
+        sparse: accepted for Keras compatibility.
+        ragged: accepted for Keras compatibility.
+
+    Returns:
+        A tensor of the active backend (a NumPy array on the numpy backend).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> ops.dtype(ops.convert_to_tensor([1, 2]))
+    'int32'
+    >>> ops.convert_to_numpy(ops.convert_to_tensor([1, 2], dtype="float32")).tolist()
+    [1.0, 2.0]
+    """
 
 
 def convert_to_numpy(x):

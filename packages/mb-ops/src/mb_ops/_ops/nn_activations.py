@@ -11,7 +11,20 @@ from mb_ops._ops._specs import unary_float
 
 @op(unary_float, "nn")
 def relu(x):
-    """Rectified linear unit: ``max(x, 0)``."""
+    """Rectified linear unit: ``max(x, 0)``.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        ``max(x, 0)`` elementwise, in `x`'s dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.relu(ops.convert_to_tensor([-1.0, 0.0, 2.0]))).tolist()
+    [0.0, 0.0, 2.0]
+    """
 
 
 @op(unary_float, "nn")
@@ -166,7 +179,23 @@ def _axis_float_spec(op_name: str, x: Any, axis: Any = -1) -> Any:
 
 @op(_axis_float_spec, "nn")
 def softmax(x, axis=-1):
-    """Softmax along ``axis``."""
+    """Softmax along ``axis``.
+
+    Args:
+        x: a float tensor (of logits).
+        axis: the axis along which the results sum to 1.
+
+    Returns:
+        ``exp(x) / sum(exp(x), axis)``, computed stably, in `x`'s dtype.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> probabilities = ops.softmax(ops.convert_to_tensor([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0]]))
+    >>> np.round(ops.convert_to_numpy(probabilities).astype("float64"), 4).tolist()
+    [[0.09, 0.2447, 0.6652], [0.3333, 0.3333, 0.3333]]
+    """
 
 
 @op(_axis_float_spec, "nn")

@@ -30,7 +30,24 @@ def _where_spec(op_name: str, condition: Any, x1: Any = None, x2: Any = None) ->
 
 @op(_where_spec)
 def where(condition, x1=None, x2=None):
-    """Elements of ``x1`` where ``condition`` is true, else of ``x2``."""
+    """Elements of ``x1`` where ``condition`` is true, else of ``x2``.
+
+    Args:
+        condition: a bool tensor (or one cast to bool).
+        x1: the values where `condition` is true; broadcast with the others.
+        x2: the values where `condition` is false.
+
+    Returns:
+        The selected values, in the result type of `x1` and `x2`. Without `x1`
+        and `x2`: the indices of the true elements, one tensor per axis.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> condition = ops.convert_to_tensor([True, False, True])
+    >>> ops.convert_to_numpy(ops.where(condition, 1.0, -1.0)).tolist()
+    [1.0, -1.0, 1.0]
+    """
 
 
 def _select_spec(op_name: str, condlist: Any, choicelist: Any, default: Any = 0) -> Any:

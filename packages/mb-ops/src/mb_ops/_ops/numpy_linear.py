@@ -56,7 +56,26 @@ def _matmul_spec(op_name: str, x1: Any, x2: Any) -> Any:
 
 @op(_matmul_spec)
 def matmul(x1, x2):
-    """Matrix product of two tensors (batched over leading axes)."""
+    """Matrix product of two tensors (batched over leading axes).
+
+    Args:
+        x1: a tensor of rank 1 or more.
+        x2: a tensor of rank 1 or more whose second-to-last axis (its only axis
+            at rank 1) has the size of `x1`'s last axis.
+
+    Returns:
+        ``x1 @ x2``, with the leading (batch) axes broadcast as in NumPy. Its
+        dtype is the inputs' result type; int8 products are int32, as in Keras.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> a = ops.convert_to_tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> ops.convert_to_numpy(ops.matmul(a, ops.ones((2, 1)))).tolist()
+    [[3.0], [7.0]]
+    >>> tuple(ops.matmul(ops.ones((5, 2, 3)), ops.ones((3, 4))).shape)
+    (5, 2, 4)
+    """
 
 
 def _dot_spec(op_name: str, x1: Any, x2: Any) -> Any:

@@ -75,7 +75,28 @@ def ptp(x, axis=None, keepdims=False):
 
 @op(reduction_sum)
 def sum(x, axis=None, keepdims=False):
-    """Sum along the given axes."""
+    """Sum along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to sum over; None sums every element.
+        keepdims: keep the summed axes with size 1.
+
+    Returns:
+        The sums. Their dtype is `x`'s, except that bool, int8 and int16 sum in
+        int32 and uint8 and uint16 in uint32, as in Keras.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.sum(x)).tolist()
+    21
+    >>> ops.convert_to_numpy(ops.sum(x, axis=0)).tolist()
+    [5, 7, 9]
+    >>> tuple(ops.sum(x, axis=1, keepdims=True).shape)
+    (2, 1)
+    """
 
 
 @op(reduction_sum)
@@ -100,7 +121,27 @@ def nanprod(x, axis=None, keepdims=False):
 
 @op(reduction_float)
 def mean(x, axis=None, keepdims=False):
-    """Arithmetic mean along the given axes."""
+    """Arithmetic mean along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to average over; None averages every
+            element.
+        keepdims: keep the averaged axes with size 1.
+
+    Returns:
+        The means: float inputs keep their dtype, integer and bool inputs give
+        floats (float32 by default).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.mean(x)).tolist()
+    3.5
+    >>> ops.convert_to_numpy(ops.mean(x, axis=1)).tolist()
+    [2.0, 5.0]
+    """
 
 
 @op(reduction_float)

@@ -29,7 +29,22 @@ def _reshape_spec(op_name: str, x: Any, newshape: Any) -> Any:
 
 @op(_reshape_spec)
 def reshape(x, newshape):
-    """Give a new shape to a tensor without changing its data (one -1 allowed)."""
+    """Give a new shape to a tensor without changing its data (one -1 allowed).
+
+    Args:
+        x: a tensor.
+        newshape: the new shape, with as many elements as `x`; one axis may be
+            -1, inferred from the others.
+
+    Returns:
+        The elements of `x` in row-major order with the new shape, in `x`'s dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.reshape(ops.arange(6), (3, -1))).tolist()
+    [[0, 1], [2, 3], [4, 5]]
+    """
 
 
 def _ravel_spec(op_name: str, x: Any) -> Any:
@@ -163,7 +178,23 @@ def _concatenate_spec(op_name: str, xs: Any, axis: Any = 0) -> Any:
 
 @op(_concatenate_spec)
 def concatenate(xs, axis=0):
-    """Join a sequence of tensors along an existing axis."""
+    """Join a sequence of tensors along an existing axis.
+
+    Args:
+        xs: a list or tuple of tensors of the same rank, whose shapes match
+            except along `axis`.
+        axis: the axis to join along.
+
+    Returns:
+        One tensor; its dtype is the inputs' result type.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> joined = ops.concatenate([ops.ones((1, 2)), ops.zeros((2, 2))], axis=0)
+    >>> ops.convert_to_numpy(joined).tolist()
+    [[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]]
+    """
 
 
 def _append_spec(op_name: str, x1: Any, x2: Any, axis: Any = None) -> Any:

@@ -16,6 +16,9 @@ A backend package's test module needs only::
     def test_backend_contract_is_complete():
         assert testing.check_backend_contract("mb_backend_numpy") == []
 
+    def test_backend_signatures_are_the_contracts():
+        assert testing.check_backend_signatures("mb_backend_numpy") == []
+
 (run with ``MB_BACKEND`` set to that backend).
 """
 
@@ -26,6 +29,7 @@ from typing import Any
 from mb_ops._contract import OPTIONAL as OPTIONAL
 from mb_ops._contract import REQUIRED as REQUIRED
 from mb_ops._contract import check_backend_contract as check_backend_contract
+from mb_ops._contract import check_backend_signatures as check_backend_signatures
 from mb_ops.testing._case import TOLERANCES as TOLERANCES
 from mb_ops.testing._case import OpCase as OpCase
 from mb_ops.testing._case import assert_close as assert_close
@@ -37,6 +41,8 @@ from mb_ops.testing._cases_numpy import numpy_cases
 from mb_ops.testing._random_checks import RandomCheck as RandomCheck
 from mb_ops.testing._random_checks import random_checks as random_checks
 from mb_ops.testing._random_checks import run_random_check as run_random_check
+from mb_ops.testing._skips import declared_ops_only as declared_ops_only
+from mb_ops.testing._skips import is_declared_unsupported as is_declared_unsupported
 
 
 def cases(modules: Any = None) -> list[OpCase]:
@@ -75,8 +81,11 @@ __all__ = [
     "assert_close",
     "cases",
     "check_backend_contract",
+    "check_backend_signatures",
     "check_unsupported",
     "covered_ops",
+    "declared_ops_only",
+    "is_declared_unsupported",
     "provided_by_backend",
     "pytest_cases",
     "pytest_random_checks",

@@ -22,7 +22,7 @@ import ml_dtypes
 import numpy as np
 
 from mb_graph import KerasTensor
-from mb_ops import _backends, _dtypes
+from mb_ops import _backends, _contract, _dtypes
 from mb_ops._ops._machinery import REGISTRY
 
 # (rtol, atol) by result dtype.
@@ -111,38 +111,20 @@ def _flatten(x: Any) -> list[Any]:
 
 
 def _declared_unsupported(info: Any) -> str | None:
-    if info.backend_name is None:
+    if info.backend_module is None:
         return None
-    module_name = _BACKEND_MODULE.get(info.module, info.module)
-    try:
-        module = _backends.backend_module(module_name)
-    except ModuleNotFoundError as error:
-        raise AssertionError(
-            f"{info.module}.{info.name}: the {_backends.backend()} backend has no "
-            f"{module_name!r} module ({error})."
-        ) from error
-    table = getattr(module, "UNSUPPORTED", None) or {}
-    if info.backend_name in table:
-        return table[info.backend_name]
-    return None
-
-
-# Public op modules whose functions live in another backend module.
-_BACKEND_MODULE = {"einops": "numpy"}
+    module = _backends.backend_module(info.backend_module)
+    return _contract.declared_unsupported(module).get(info.backend_name)
 
 
 def provided_by_backend(op: str) -> bool:
     """Whether the active backend provides ``op`` (its function, a declaration, or a composite)."""
     info = REGISTRY[tuple(op.split("."))]
-    if info.backend_name is None:
+    if info.backend_module is None:
         return True
-    module_name = _BACKEND_MODULE.get(info.module, info.module)
-    try:
-        module = _backends.backend_module(module_name)
-    except ModuleNotFoundError:
-        return False
-    table = getattr(module, "UNSUPPORTED", None) or {}
-    return hasattr(module, info.backend_name) or info.backend_name in table
+    module = _backends.backend_module(info.backend_module)
+    declared = _contract.declared_unsupported(module)
+    return hasattr(module, info.backend_name) or info.backend_name in declared
 
 
 def _to_numpy(x: Any) -> np.ndarray:

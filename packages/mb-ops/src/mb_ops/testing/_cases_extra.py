@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from mb_ops.testing import _references as ref
@@ -96,7 +97,33 @@ def _nn_extra() -> list[OpCase]:
             check_values=False,
         ),
         OpCase("nn.ctc_decode", (rand((1, 5, 4)), np.array([5], "int32")), check_values=False),
+        *_quantized_products(),
     ]
+
+
+def _quantized_products() -> list[OpCase]:
+    # int8 products must be exact in int32, beyond what a float32 accumulator holds.
+    a = np.random.default_rng(7).integers(-127, 128, (2, 3, 1100)).astype("int8")
+    b = np.random.default_rng(8).integers(-127, 128, (1100, 5)).astype("int8")
+    x = ml_dtypes_cast(rand((4, 32)), "float8_e4m3fn")
+    w = ml_dtypes_cast(rand((32, 16), seed=1), "float8_e4m3fn")
+    return [
+        OpCase(
+            "nn.int8_matmul",
+            (a, b),
+            reference=lambda p, q: (p.astype(np.int64) @ q.astype(np.int64)).astype("int32"),
+        ),
+        OpCase(
+            "nn.float8_matmul",
+            (x, w, np.float32(0.5), np.float32(2.0)),
+            reference=lambda p, q, s, t: (p.astype("float32") * s) @ (q.astype("float32") * t),
+            tol=16,
+        ),
+    ]
+
+
+def ml_dtypes_cast(x: np.ndarray, dtype: str) -> np.ndarray:
+    return x.astype(getattr(ml_dtypes, dtype))
 
 
 def _math_linalg_extra() -> list[OpCase]:

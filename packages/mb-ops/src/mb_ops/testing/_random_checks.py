@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from mb_ops import _backends, _dtypes
+from mb_ops import _backends, _contract, _dtypes
 from mb_ops import random as mrandom
 
 _N = 4000
@@ -93,8 +93,7 @@ def _to_numpy(x: Any) -> np.ndarray:
 
 def run_random_check(check: RandomCheck) -> str:
     """Run one check on the active backend (``"unsupported"`` when declared so)."""
-    module = _backends.backend_module("random")
-    declared = (getattr(module, "UNSUPPORTED", None) or {}).get(check.name)
+    declared = _contract.declared_unsupported(_backends.backend_module("random")).get(check.name)
     fn = getattr(mrandom, check.name)
     if declared is not None:
         try:

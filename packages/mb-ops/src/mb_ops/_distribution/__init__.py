@@ -1,0 +1,1 @@
+"""The distribution API's implementation (public names: `mb_ops.distribution`)."""

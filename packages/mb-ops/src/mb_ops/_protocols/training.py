@@ -1,0 +1,98 @@
+"""The ``training`` contract module: what the one training loop takes from an engine."""
+
+from typing import Any, Protocol
+
+
+class Training(Protocol):
+    """The names every backend's ``training`` module provides (or declares unsupported).
+
+    Options are keyword arguments with one meaning on every backend; a backend
+    accepts every option of the signature and ignores those that mean nothing to
+    its engine (torch has no buffer donation, jax compiles every pure function).
+    Engine-specific extras go through ``**options`` and are refused with a
+    ``TypeError`` by a backend that does not know them.
+    """
+
+    def value_and_grad(self, fn: Any, argnums: Any = 0, has_aux: Any = False) -> Any:
+        """``fn`` returning ``(value, grads)`` (``((value, aux), grads)`` with ``has_aux``)."""
+        ...
+
+    def jit(
+        self,
+        fn: Any,
+        jit_compile: Any = None,
+        donate_argnums: Any = (),
+        pure: Any = False,
+        **options: Any,
+    ) -> Any:
+        """``fn`` compiled: ``jit_compile`` None is the engine's default, True forces XLA.
+
+        ``donate_argnums`` lets the engine reuse those arguments' buffers; ``pure``
+        says ``fn``'s Python has no effect but its result, so an eager engine may
+        record and replay it.
+        """
+        ...
+
+    def multi_step(self, step_fn: Any, n: Any, unroll: Any = 1, jit_compile: Any = None) -> Any:
+        """``run(state, batches)``: ``step_fn(state, batch) -> (state, outputs)`` n times."""
+        ...
+
+
+class TrainingOptional(Protocol):
+    """Names a backend's ``training`` module may provide; mb uses them when present."""
+
+    @property
+    def ASSIGNS_IN_COMPILED(self) -> bool:
+        """Whether compiled functions read and assign variables themselves (tf.function)."""
+        ...
+
+    def is_out_of_memory(self, error: BaseException) -> bool:
+        """Whether ``error`` is the engine running out of device memory."""
+        ...
+
+    def compile_ahead(self, jitted: Any, *args: Any) -> Any:
+        """A future of ``jitted`` compiled for ``args`` in the background, or None."""
+        ...
+
+    def fused_update(
+        self,
+        update_fn: Any,
+        params: Any,
+        grads: Any,
+        *slots: Any,
+        scalars: Any = (),
+        donate: Any = False,
+        jit_compile: Any = None,
+    ) -> Any:
+        """``update_fn`` applied to every (param, grad, *slots) in one call."""
+        ...
+
+    def foreach_sgd(
+        self,
+        params: Any,
+        grads: Any,
+        momentums: Any = None,
+        learning_rate: Any = 0.01,
+        momentum: Any = 0.0,
+        nesterov: Any = False,
+        weight_decay: Any = 0.0,
+    ) -> Any:
+        """In-place SGD over many tensors at once (engine multi-tensor kernels)."""
+        ...
+
+    def foreach_adam(
+        self,
+        params: Any,
+        grads: Any,
+        m: Any,
+        v: Any,
+        step: Any,
+        learning_rate: Any = 0.001,
+        beta_1: Any = 0.9,
+        beta_2: Any = 0.999,
+        epsilon: Any = 1e-07,
+        weight_decay: Any = 0.0,
+        v_hat: Any = None,
+    ) -> Any:
+        """In-place Adam over many tensors at once (engine multi-tensor kernels)."""
+        ...

@@ -1,0 +1,1 @@
+"""The quantizers' math (``keras.quantizers``), written once over ``mb_ops.ops``."""
