@@ -71,10 +71,21 @@ def test_device_count_processes_and_placement():
         distribution.distribute_tensor(np.ones(2), 3)
 
 
-def test_export_says_it_is_not_available_yet():
-    with pytest.raises(NotImplementedError, match="jax backend"):
-        export.export_model(None, "path")
-    assert "export_model" in export.UNSUPPORTED
+def test_export_converts_a_pure_function_to_a_tf_function_and_refuses_torch_programs():
+    from types import SimpleNamespace as Spec
+
+    weight = np.arange(6, dtype="float32").reshape(3, 2)
+    tf_vars = export.to_tf_variables([Spec(value=weight, trainable=True, path="dense/kernel")])
+    serve = export.to_tf_function(
+        lambda values, x: x @ values[0], tf_vars, [Spec(name="x", shape=(None, 3), dtype="float32")]
+    )
+    x = np.ones((5, 3), "float32")
+    np.testing.assert_allclose(serve(x).numpy(), x @ weight, rtol=1e-6)
+    with pytest.raises(
+        NotImplementedError, match="to_exported_program is not supported on the jax"
+    ):
+        export.to_exported_program(None, [], [])
+    assert "to_onnx" in export.UNSUPPORTED
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "int32", "uint8", "bool"])
@@ -83,7 +94,7 @@ def test_numpy_array_becomes_an_independent_device_array(dtype, fast, monkeypatc
     """Host arrays take a fast C++ transfer (or jnp.asarray where it is unavailable);
     either way the result is a copy: writing to the NumPy array afterwards, as a data
     loader reusing its buffers does, leaves the tensor unchanged."""
-    from mb_backend_jax.core import _convert
+    from mb_backend_jax import _convert
 
     if not fast:
         monkeypatch.setattr(_convert, "_FAST_PUT", [None])

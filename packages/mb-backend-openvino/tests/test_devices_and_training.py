@@ -40,8 +40,8 @@ def test_training_primitives_are_declared_and_raise(name):
 def test_jvp_and_export_are_declared_and_raise():
     with pytest.raises(NotImplementedError, match="jvp is not supported on the openvino"):
         linalg.jvp(lambda x: x, (np.ones(2),), (np.ones(2),))
-    with pytest.raises(NotImplementedError, match="export is not supported on the openvino"):
-        export.export(None)
+    with pytest.raises(NotImplementedError, match="to_onnx is not supported on the openvino"):
+        export.to_onnx(None)
 
 
 def test_custom_gradient_runs_the_forward_pass_only():

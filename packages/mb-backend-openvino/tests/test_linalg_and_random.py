@@ -112,3 +112,36 @@ def test_shuffle_moves_whole_rows():
     out = core.convert_to_numpy(random.shuffle(x, seed=3))
     np.testing.assert_array_equal(np.sort(out[:, 0]), x[:, 0])
     np.testing.assert_array_equal(out[:, 1], out[:, 0] + 1)
+
+
+def _with_singular_values(m, n, values, seed):
+    rng = np.random.default_rng(seed)
+    u, _ = np.linalg.qr(rng.standard_normal((m, m)))
+    v, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    s = np.zeros((m, n))
+    np.fill_diagonal(s, values)
+    return u @ s @ v.T
+
+
+@pytest.mark.parametrize("shape", [(6, 3), (3, 6)])
+def test_svd_pinv_lstsq_keep_small_singular_values_of_ill_conditioned_float32(shape):
+    """Condition number 1e5 in float32: through AᵀA (condition 1e10, past float32's 1e7)
+    the small singular values would be noise of ~3e-4; computed on A itself they are
+    accurate to ~eps*s_max, so pinv and lstsq see the true small directions."""
+    m, n = shape
+    k = min(m, n)
+    values = np.array([1.0, 1e-5, 1e-2][:k])
+    a64 = _with_singular_values(m, n, values, seed=3)
+    a = a64.astype(np.float32)
+    u, s, vt = (_np(t) for t in linalg.svd(a, full_matrices=False))
+    np.testing.assert_allclose(s, np.sort(values)[::-1], atol=2e-6)
+    np.testing.assert_allclose((u * s) @ vt, a, atol=1e-6)
+    # pinv of the float32 matrix against float64 NumPy on the same (rounded) matrix:
+    # entries reach 1e5, float32 gives them ~1e-7 relative accuracy times the condition.
+    expected = np.linalg.pinv(a.astype(np.float64))
+    np.testing.assert_allclose(_np(linalg.pinv(a, rcond=1e-6)), expected, rtol=0, atol=0.05 * 1e5)
+    b = np.arange(m, dtype=np.float32)
+    x = _np(linalg.lstsq(a, b, rcond=1e-6))
+    np.testing.assert_allclose(
+        a64 @ x, a64 @ (expected @ b.astype(np.float64)), atol=2e-2 * np.abs(b).max()
+    )

@@ -17,3 +17,7 @@ def test_random_conforms(check):
 
 def test_backend_contract_is_complete():
     assert testing.check_backend_contract("mb_backend_tensorflow") == []
+
+
+def test_every_function_takes_the_contracts_signature():
+    assert testing.check_backend_signatures("mb_backend_tensorflow") == []

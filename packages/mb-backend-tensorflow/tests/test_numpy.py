@@ -567,3 +567,14 @@ def test_python_scalars_are_weak_in_promotion():
     assert tnp.multiply(np.ones(2, "int8"), 3).dtype == tf.int8
     assert tnp.add(np.ones(2, "int32"), 1.5).dtype == tf.float32
     assert tnp.mean(np.ones(2, "int32")).dtype == tf.float32
+
+
+def test_size_counts_in_int64_eagerly_and_in_a_traced_function():
+    x = np.zeros((3, 5), "float32")
+    eager = tnp.size(x)
+    assert eager.dtype == tf.int64 and int(eager) == 15
+    traced = tf.function(
+        tnp.size, input_signature=[tf.TensorSpec((None, 5), tf.float32)]
+    ).get_concrete_function()
+    assert traced.structured_outputs.dtype == tf.int64
+    assert int(tf.function(tnp.size)(tf.zeros((7, 5)))) == 35

@@ -201,9 +201,9 @@ def test_rnn_matches_a_numpy_loop(unroll, go_backwards, zero_output):
 
 def test_fused_lstm_and_gru_defer_to_the_generic_loop():
     with pytest.raises(NotImplementedError, match="tensorflow backend"):
-        rnn.lstm()
+        rnn.lstm(*[None] * 9)
     with pytest.raises(NotImplementedError, match="tensorflow backend"):
-        rnn.gru()
+        rnn.gru(*[None] * 8)
     assert rnn.cudnn_ok("tanh", "sigmoid", False, True) is False
 
 
@@ -247,7 +247,14 @@ def test_a_plain_tensorflow_loop_trains_an_mb_layer():
     assert_close(model.kernel.numpy().ravel(), [1.0, -2.0, 0.5], atol=1e-2)
 
 
-def test_export_is_declared_unsupported():
-    assert "export" in export.UNSUPPORTED
+def test_export_traces_a_tf_function_and_refuses_torch_programs():
+    from types import SimpleNamespace as Spec
+
+    w = tf.Variable(tf.ones((3, 2)))
+    serve = export.to_tf_function(
+        lambda values, x: tf.matmul(x, w), [w], [Spec(name="x", shape=(None, 3), dtype="float32")]
+    )
+    assert serve(tf.ones((4, 3))).numpy().tolist() == [[3.0, 3.0]] * 4
+    assert "to_exported_program" in export.UNSUPPORTED
     with pytest.raises(NotImplementedError, match="tensorflow backend"):
-        export.export()
+        export.to_exported_program()

@@ -20,6 +20,10 @@ def test_backend_contract_is_complete():
     assert testing.check_backend_contract("mb_backend_torch") == []
 
 
+def test_every_function_takes_the_contracts_signature():
+    assert testing.check_backend_signatures("mb_backend_torch") == []
+
+
 def test_declared_unsupported_ops_raise_clear_errors():
-    with pytest.raises(NotImplementedError, match="export is not supported on the torch backend"):
-        export.export()
+    with pytest.raises(NotImplementedError, match="to_tf_function is not supported on the torch"):
+        export.to_tf_function()

@@ -29,6 +29,8 @@ results come out as values and are written back explicitly, so reading a
 variable from ordinary code always gives its live value.
 """
 
+import inspect
+
 import jax
 
 from mb_ops import StatelessScope
@@ -169,6 +171,78 @@ class BackendLayer:
     def bind(self, values):
         """This layer with its variables reading ``values`` (list, in ``variables`` order)."""
         return BoundLayer(self, _variables_of(self), values)
+
+
+# ----- JaxLayer / FlaxLayer: JAX functions and Flax modules inside an mb layer ---------
+
+
+def jax_tree_flatten(tree):
+    """``(leaves, treedef)`` of a JAX pytree (``mb_layers.layers.JaxLayer``'s weights)."""
+    return jax.tree_util.tree_flatten(tree)
+
+
+def jax_tree_unflatten(treedef, leaves):
+    """The pytree of `treedef` holding `leaves`."""
+    return jax.tree_util.tree_unflatten(treedef, list(leaves))
+
+
+def jax_rng_key(seed):
+    """A raw ``uint32[2]`` JAX key from an mb seed (a tensor of shape (2,))."""
+    return jax.numpy.asarray(seed, dtype="uint32")
+
+
+def flax_functions(module, method=None):
+    """``(init_fn, call_fn)`` of a ``flax.linen.Module`` in ``JaxLayer``'s conventions.
+
+    The ``"params"`` collection is trainable; every other collection (batch
+    statistics, ...) is state, updated by each call (``mutable`` is every
+    collection but ``"params"``). ``rng`` feeds the ``"params"`` and ``"dropout"``
+    streams. ``method`` is a method name, a function taking the module first, or
+    None for ``__call__``; ``training`` is passed when the method takes it.
+    """
+    import flax  # an optional extra of this backend: mb-backend-jax[flax]
+
+    if not isinstance(module, flax.linen.Module):
+        raise TypeError(
+            "FlaxLayer wraps a flax.linen.Module. Received: "
+            f"{module!r} (of type {type(module).__name__})."
+        )
+    if method is None:
+        target = module.__call__
+    elif isinstance(method, str):
+        target = getattr(module, method)
+    else:
+        target = method
+    takes_training = "training" in inspect.signature(target).parameters
+    apply_method = method if method is not None else None
+
+    def options(training):
+        return {"training": training} if takes_training else {}
+
+    def split(variables):
+        variables = flax.core.unfreeze(variables)
+        params = variables.pop("params", {})
+        return params, variables
+
+    def init_fn(rng, inputs, training):
+        keys = dict(zip(("params", "dropout"), jax.random.split(rng), strict=True))
+        variables = module.init(keys, inputs, method=apply_method, **options(training))
+        return split(variables)
+
+    def call_fn(params, state, rng, inputs, training):
+        variables = {"params": params, **state}
+        rngs = {"dropout": rng} if rng is not None else None
+        outputs, new_state = module.apply(
+            variables,
+            inputs,
+            rngs=rngs,
+            method=apply_method,
+            mutable=flax.core.DenyList(["params"]),
+            **options(training),
+        )
+        return outputs, flax.core.unfreeze(new_state)
+
+    return init_fn, call_fn
 
 
 UNSUPPORTED = {}

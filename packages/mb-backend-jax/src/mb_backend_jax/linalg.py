@@ -20,9 +20,9 @@ def _check_matrix(x, name):
         raise ValueError(f"{name} expects an input of rank >= 2. Received shape {x.shape}.")
 
 
-def cholesky(a, upper=False):
+def cholesky(x, upper=False):
     """Cholesky factor of positive-definite ``a``; raises eagerly when it fails."""
-    out = jnp.linalg.cholesky(_float(a), upper=upper)
+    out = jnp.linalg.cholesky(_float(x), upper=upper)
     if not isinstance(out, jax.core.Tracer) and bool(jnp.any(jnp.isnan(out))):
         raise ValueError(
             "cholesky failed: the input is not (numerically) positive definite. "
@@ -31,18 +31,18 @@ def cholesky(a, upper=False):
     return out
 
 
-def cholesky_inverse(a, upper=False):
+def cholesky_inverse(x, upper=False):
     """The inverse of ``A`` from its Cholesky factor ``a``."""
-    a = _float(a)
-    identity = jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=a.dtype), a.shape)
-    inv_factor = jsp.linalg.solve_triangular(a, identity, lower=not upper)
+    x = _float(x)
+    identity = jnp.broadcast_to(jnp.eye(x.shape[-1], dtype=x.dtype), x.shape)
+    inv_factor = jsp.linalg.solve_triangular(x, identity, lower=not upper)
     inv_t = jnp.swapaxes(inv_factor, -1, -2)
     return inv_factor @ inv_t if upper else inv_t @ inv_factor
 
 
-def det(a):
+def det(x):
     """Determinant."""
-    return jnp.linalg.det(_float(a))
+    return jnp.linalg.det(_float(x))
 
 
 def eig(x):
@@ -55,9 +55,9 @@ def eigh(x):
     return jnp.linalg.eigh(_float(x))
 
 
-def inv(a):
+def inv(x):
     """Matrix inverse."""
-    return jnp.linalg.inv(_float(a))
+    return jnp.linalg.inv(_float(x))
 
 
 def lu_factor(x):

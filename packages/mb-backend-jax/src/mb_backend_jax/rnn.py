@@ -107,7 +107,7 @@ def rnn(
         )
     if go_backwards:
         outputs = jnp.flip(outputs, axis=0)
-    last_output = outputs[-1]
+    last_output = jax.lax.index_in_dim(outputs, -1, axis=0, keepdims=False)
     if not time_major:
         outputs = _swap_batch_time(outputs)
     return last_output, outputs, list(new_states)

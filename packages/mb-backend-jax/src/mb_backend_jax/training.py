@@ -29,7 +29,7 @@ import threading
 import jax
 import jax.numpy as jnp
 
-_JIT_OPTIONS = ("donate_argnums", "donate_argnames", "static_argnums", "static_argnames")
+_JIT_OPTIONS = ("donate_argnames", "static_argnums", "static_argnames")
 
 
 def value_and_grad(fn, argnums=0, has_aux=False):
@@ -49,14 +49,16 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     return jax.value_and_grad(fn, argnums=argnums, has_aux=has_aux)
 
 
-def jit(fn, jit_compile=True, **options):
+def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
     """``fn`` compiled with XLA (``jax.jit``).
 
     Args:
         fn: the function to compile (pure: state goes in and out explicitly).
-        jit_compile: False returns ``fn`` unchanged (eager, for debugging).
-        **options: ``donate_argnums``/``donate_argnames`` (reuse input buffers,
-            e.g. the training state), ``static_argnums``/``static_argnames``.
+        jit_compile: False returns ``fn`` unchanged (eager, for debugging); None
+            and True compile.
+        donate_argnums: arguments whose buffers XLA may reuse (the training state).
+        pure: accepted for the contract; every function jax compiles is pure.
+        **options: ``donate_argnames``, ``static_argnums``, ``static_argnames``.
 
     Returns:
         The compiled function.
@@ -65,11 +67,11 @@ def jit(fn, jit_compile=True, **options):
     if unknown:
         raise TypeError(
             f"jit on the jax backend got unknown options {unknown}. "
-            f"Accepted: jit_compile, {', '.join(_JIT_OPTIONS)}."
+            f"Accepted: jit_compile, donate_argnums, pure, {', '.join(_JIT_OPTIONS)}."
         )
-    if not jit_compile:
+    if jit_compile is False:
         return fn
-    return jax.jit(fn, **options)
+    return jax.jit(fn, donate_argnums=donate_argnums, **options)
 
 
 _COMPILER = {"executor": None}
@@ -116,14 +118,15 @@ def _stack_batches(batches, n):
     return batches
 
 
-def multi_step(step_fn, n, unroll=1, jit_compile=True):
+def multi_step(step_fn, n, unroll=1, jit_compile=None):
     """Run ``n`` training steps in one compiled call.
 
     Args:
         step_fn: ``step_fn(state, batch) -> (state, logs)``, pure.
         n: the number of steps per call (``steps_per_execution``).
         unroll: how many steps ``lax.scan`` unrolls per loop iteration.
-        jit_compile: compile the loop with ``jax.jit`` (state buffers donated).
+        jit_compile: compile the loop with ``jax.jit`` (state buffers donated);
+            None (the default) and True compile, False runs it eagerly.
 
     Returns:
         ``run(state, batches) -> (state, logs)``: ``batches`` is a list of
@@ -142,7 +145,7 @@ def multi_step(step_fn, n, unroll=1, jit_compile=True):
         state, logs = jax.lax.scan(body, state, stacked, length=n, unroll=unroll)
         return state, jax.tree_util.tree_map(lambda x: x[-1], logs)
 
-    compiled = jax.jit(run, donate_argnums=0) if jit_compile else run
+    compiled = run if jit_compile is False else jax.jit(run, donate_argnums=0)
 
     def call(state, batches):
         stacked = _stack_batches(batches, n)
@@ -176,7 +179,7 @@ def _compiled_update(update_fn, num_slots, donate):
     return jax.jit(apply, donate_argnums=(0, 2) if donate else ())
 
 
-def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
+def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit_compile=None):
     """Apply ``update_fn`` to every (param, grad, *slots) leaf in one compiled call.
 
     Args:
@@ -187,6 +190,7 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
         scalars: values shared by every tensor (learning rate, step count);
             passed as traced arguments, so changing them does not recompile.
         donate: reuse the buffers of ``params`` and ``slots`` for the results.
+        jit_compile: accepted for the contract; the update is always compiled.
 
     Returns:
         ``(new_params, *new_slots)``.
@@ -197,3 +201,10 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
 
 
 UNSUPPORTED = {}
+
+
+def is_out_of_memory(error):
+    """Whether `error` is XLA running out of device memory (RESOURCE_EXHAUSTED)."""
+    return type(error).__name__ in ("XlaRuntimeError", "JaxRuntimeError") and (
+        "RESOURCE_EXHAUSTED" in str(error)
+    )

@@ -3,7 +3,8 @@
 import numpy as np
 
 import mb_ops
-from mb_backend_numpy import _dtypes, _tree
+from mb_backend_numpy import _dtypes
+from mb_ops import tree
 
 _SCALARS = (bool, int, float, complex)
 
@@ -44,12 +45,12 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if isinstance(x, _SCALARS):
         return np.asarray(x, dtype=_dtypes.to_numpy_dtype(_dtypes.result_type(type(x))))
     if isinstance(x, list | tuple):
-        leaves = _tree.flatten(x)
+        leaves = tree.flatten(x)
         if not leaves:
             return np.zeros(_empty_shape(x), dtype=_dtypes.to_numpy_dtype(None))
         if any(_is_variable(leaf) for leaf in leaves):
-            x = _tree.map_structure(lambda v: v.value if _is_variable(v) else v, x)
-            leaves = _tree.flatten(x)
+            x = tree.map_structure(lambda v: v.value if _is_variable(v) else v, x)
+            leaves = tree.flatten(x)
         target = _dtypes.result_type(*[_dtypes.dtype_of(leaf) for leaf in leaves])
         return _from_python(x, _dtypes.to_numpy_dtype(target))
     array = np.asarray(x)
@@ -106,3 +107,13 @@ def canonicalize_axis(axis, ndim):
             f"Expected an axis in [{-ndim}, {ndim})."
         )
     return axis % ndim if ndim else 0
+
+
+def shape(x):
+    """The shape of ``x`` as a tuple of ints."""
+    return tuple(np.shape(to_tensor(x)))
+
+
+def cast(x, dtype):
+    """``x`` converted to ``dtype``."""
+    return convert_to_tensor(x, dtype=dtype)

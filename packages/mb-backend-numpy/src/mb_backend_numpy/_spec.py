@@ -1,10 +1,10 @@
-"""Shape inference by tracing: run a function on placeholder arrays of the symbolic shapes."""
+"""``compute_output_spec``: the outputs a function would return, without running it for real."""
 
 import numpy as np
 
 import mb_ops
-from mb_backend_numpy import _tree
 from mb_backend_numpy._dtypes import standardize_dtype, to_numpy_dtype
+from mb_ops import tree
 
 # Two different stand-ins for unknown dimensions: an output dimension that
 # changes between the two runs depends on an unknown input dimension.
@@ -18,21 +18,21 @@ def _placeholders(structure, fill):
             return np.zeros(shape, dtype=to_numpy_dtype(x.dtype))
         return x
 
-    return _tree.map_structure(make, structure)
+    return tree.map_structure(make, structure)
 
 
 def compute_output_spec(fn, *args, **kwargs):
     """The KerasTensor(s) ``fn`` returns for symbolic ``args``/``kwargs``, found by running it."""
     with mb_ops.StatelessScope(), mb_ops.SymbolicScope():
-        leaves = _tree.flatten((args, kwargs))
+        leaves = tree.flatten((args, kwargs))
         unknown = any(isinstance(x, mb_ops.KerasTensor) and None in x.shape for x in leaves)
         a_args, a_kwargs = _placeholders((args, kwargs), _FILL_A)
         outputs = fn(*a_args, **a_kwargs)
-        flat = _tree.flatten(outputs)
+        flat = tree.flatten(outputs)
         shapes = [np.shape(x) if _is_array(x) else None for x in flat]
         if unknown:
             b_args, b_kwargs = _placeholders((args, kwargs), _FILL_B)
-            other = _tree.flatten(fn(*b_args, **b_kwargs))
+            other = tree.flatten(fn(*b_args, **b_kwargs))
             shapes = [
                 _merge(s, np.shape(o)) if s is not None else None
                 for s, o in zip(shapes, other, strict=True)
@@ -41,7 +41,7 @@ def compute_output_spec(fn, *args, **kwargs):
             mb_ops.KerasTensor(shape, dtype=standardize_dtype(x.dtype)) if shape is not None else x
             for x, shape in zip(flat, shapes, strict=True)
         ]
-    return _tree.pack_sequence_as(outputs, specs)
+    return tree.pack_sequence_as(outputs, specs)
 
 
 def _is_array(x):

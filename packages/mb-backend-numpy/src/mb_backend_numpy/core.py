@@ -1,10 +1,5 @@
 """Tensors of the NumPy backend are plain ``numpy.ndarray``; everything runs eagerly."""
 
-import builtins
-import contextlib
-
-import numpy as np
-
 from mb_backend_numpy._control_flow import associative_scan as associative_scan
 from mb_backend_numpy._control_flow import cond as cond
 from mb_backend_numpy._control_flow import fori_loop as fori_loop
@@ -13,10 +8,20 @@ from mb_backend_numpy._control_flow import scan as scan
 from mb_backend_numpy._control_flow import switch as switch
 from mb_backend_numpy._control_flow import vectorized_map as vectorized_map
 from mb_backend_numpy._control_flow import while_loop as while_loop
+from mb_backend_numpy._convert import cast as cast
 from mb_backend_numpy._convert import convert_to_numpy as convert_to_numpy
 from mb_backend_numpy._convert import convert_to_tensor as convert_to_tensor
 from mb_backend_numpy._convert import is_tensor as is_tensor
-from mb_backend_numpy._convert import to_tensor
+from mb_backend_numpy._convert import shape as shape
+from mb_backend_numpy._device import device_scope as device_scope
+from mb_backend_numpy._gradients import custom_gradient as custom_gradient
+from mb_backend_numpy._gradients import remat as remat
+from mb_backend_numpy._gradients import stop_gradient as stop_gradient
+from mb_backend_numpy._indexing import scatter as scatter
+from mb_backend_numpy._indexing import scatter_update as scatter_update
+from mb_backend_numpy._indexing import slice as slice
+from mb_backend_numpy._indexing import slice_update as slice_update
+from mb_backend_numpy._indexing import unstack as unstack
 from mb_backend_numpy._spec import compute_output_spec as compute_output_spec
 from mb_backend_numpy._variable import Variable as Variable
 
@@ -29,119 +34,6 @@ IS_THREAD_SAFE = True
 UNSUPPORTED = {}
 
 
-def shape(x):
-    """The shape of ``x`` as a tuple of ints."""
-    return tuple(np.shape(to_tensor(x)))
-
-
-def cast(x, dtype):
-    """``x`` converted to ``dtype``."""
-    return convert_to_tensor(x, dtype=dtype)
-
-
 def random_seed_dtype():
     """The dtype of the seeds ``mb_ops.random.draw_seed`` returns."""
     return "uint32"
-
-
-def scatter(indices, values, shape):
-    """A zero tensor of ``shape`` with ``values`` added at ``indices`` (duplicates sum)."""
-    indices = to_tensor(indices)
-    values = to_tensor(values)
-    shape = tuple(int(d) for d in shape)
-    out = np.zeros(shape, dtype=values.dtype)
-    depth = indices.shape[-1]
-    indices = indices.reshape(-1, depth)
-    values = values.reshape((-1, *shape[depth:]))
-    np.add.at(out, tuple(indices.T), values)
-    return out
-
-
-_REDUCERS = {"add": np.add, "max": np.maximum, "min": np.minimum, "mul": np.multiply}
-
-
-def scatter_update(inputs, indices, updates, reduction=None):
-    """A copy of ``inputs`` with ``updates`` written (or reduced) at ``indices``."""
-    out = np.array(to_tensor(inputs))
-    index = tuple(np.asarray(to_tensor(indices)).T)
-    updates = to_tensor(updates).astype(out.dtype, copy=False)
-    if reduction is None:
-        out[index] = updates
-        return out
-    reducer = _REDUCERS.get(reduction)
-    if reducer is None:
-        raise ValueError(
-            f"Unsupported scatter_update reduction {reduction!r}. "
-            f"Expected None or one of {', '.join(_REDUCERS)}."
-        )
-    reducer.at(out, index, updates)
-    return out
-
-
-def _window(inputs, start_indices, sizes):
-    if len(start_indices) != len(sizes) or len(sizes) != inputs.ndim:
-        raise ValueError(
-            "slice expects one start index and one size per axis of the input. "
-            f"Received: input rank {inputs.ndim}, start_indices={start_indices!r}, "
-            f"shape={sizes!r}."
-        )
-    window = []
-    for start, size, dim in zip(start_indices, sizes, inputs.shape, strict=False):
-        size = int(size)
-        # As in jax.lax.dynamic_slice: the window is moved back inside the array.
-        start = min(max(int(start), 0), max(dim - size, 0))
-        window.append(builtins.slice(start, start + size))
-    return tuple(window)
-
-
-def slice(inputs, start_indices, shape):
-    """The block of ``inputs`` of size ``shape`` starting at ``start_indices``."""
-    inputs = to_tensor(inputs)
-    start_indices = np.asarray(to_tensor(start_indices)).tolist()
-    return inputs[_window(inputs, start_indices, tuple(shape))].copy()
-
-
-def slice_update(inputs, start_indices, updates):
-    """A copy of ``inputs`` with the block at ``start_indices`` replaced by ``updates``."""
-    out = np.array(to_tensor(inputs))
-    updates = to_tensor(updates)
-    start_indices = np.asarray(to_tensor(start_indices)).tolist()
-    out[_window(out, start_indices, updates.shape)] = updates
-    return out
-
-
-def unstack(x, num=None, axis=0):
-    """The slices of ``x`` along ``axis``, as a list."""
-    x = np.moveaxis(to_tensor(x), axis, 0)
-    return [x[i] for i in range(x.shape[0])]
-
-
-def stop_gradient(variable):
-    """Identity: NumPy computes no gradients."""
-    return to_tensor(variable)
-
-
-class custom_gradient:
-    """Decorator for a function returning ``(outputs, grad_fn)``.
-
-    The NumPy backend computes no gradients, so the forward outputs are
-    returned and ``grad_fn`` is never called.
-    """
-
-    def __init__(self, fun):
-        self.fun = fun
-
-    def __call__(self, *args, **kwargs):
-        outputs, _ = self.fun(*args, **kwargs)
-        return outputs
-
-
-@contextlib.contextmanager
-def device_scope(device_name):
-    """No-op: NumPy runs on the host CPU only."""
-    yield
-
-
-def remat(f):
-    """Identity: rematerialization saves memory during backprop, which NumPy never runs."""
-    return f

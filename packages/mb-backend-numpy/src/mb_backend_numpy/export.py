@@ -1,13 +1,30 @@
-"""Export from the NumPy backend: not available (there is no graph to serialize)."""
+"""The ``export`` contract module of the numpy backend: it traces nothing to export.
+
+The numpy backend runs eagerly and has no traced graph to export. ``mb_export`` still exports a
+model built on this backend: it saves a ``.keras`` file and converts it on a
+backend that traces (jax, torch or tensorflow), in a subprocess.
+"""
+
+_REASON = (
+    "the numpy backend runs eagerly and has no traced graph to export; mb_export "
+    "converts through a .keras file on the jax, torch or tensorflow backend"
+)
 
 UNSUPPORTED = {
-    "export": "the numpy backend runs eagerly and has no traced graph to export; "
-    "use jax, torch or tensorflow to export",
+    name: _REASON
+    for name in ("to_tf_variables", "to_tf_function", "to_exported_program", "to_onnx")
 }
 
 
-def export(*args, **kwargs):
-    raise NotImplementedError(
-        "export is not supported on the numpy backend: it runs eagerly and has no traced "
-        "graph to export. Export with the jax, torch or tensorflow backend."
-    )
+def _unsupported(name):
+    def refuse(*args, **kwargs):
+        raise NotImplementedError(f"{name} is not supported on the numpy backend: {_REASON}.")
+
+    refuse.__name__ = name
+    return refuse
+
+
+to_tf_variables = _unsupported("to_tf_variables")
+to_tf_function = _unsupported("to_tf_function")
+to_exported_program = _unsupported("to_exported_program")
+to_onnx = _unsupported("to_onnx")

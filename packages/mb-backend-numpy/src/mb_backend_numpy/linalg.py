@@ -24,16 +24,16 @@ def _float(x):
     return x, dtype
 
 
-def cholesky(a, upper=False):
-    a, dtype = _float(a)
-    lower = np.linalg.cholesky(a)
+def cholesky(x, upper=False):
+    x, dtype = _float(x)
+    lower = np.linalg.cholesky(x)
     if np.isnan(lower).any():
         raise ValueError("cholesky expects a symmetric positive-definite matrix.")
     return cast(np.swapaxes(lower, -1, -2).conj() if upper else lower, dtype)
 
 
-def cholesky_inverse(a, upper=False):
-    factor, dtype = _float(a)
+def cholesky_inverse(x, upper=False):
+    factor, dtype = _float(x)
     eye = np.broadcast_to(np.eye(factor.shape[-1], dtype=factor.dtype), factor.shape)
     inv_factor = solve_triangular(factor, eye, lower=not upper)
     if upper:
@@ -43,37 +43,37 @@ def cholesky_inverse(a, upper=False):
     return cast(out, dtype)
 
 
-def det(a):
-    a, dtype = _float(a)
-    return cast(np.linalg.det(a), dtype)
+def det(x):
+    x, dtype = _float(x)
+    return cast(np.linalg.det(x), dtype)
 
 
-def eig(a):
-    a, _ = _float(a)
-    return np.linalg.eig(a)
+def eig(x):
+    x, _ = _float(x)
+    return np.linalg.eig(x)
 
 
-def eigh(a):
-    a, dtype = _float(a)
-    w, v = np.linalg.eigh(a)
+def eigh(x):
+    x, dtype = _float(x)
+    w, v = np.linalg.eigh(x)
     return cast(w, dtype), cast(v, dtype)
 
 
-def inv(a):
-    a, dtype = _float(a)
-    return cast(np.linalg.inv(a), dtype)
+def inv(x):
+    x, dtype = _float(x)
+    return cast(np.linalg.inv(x), dtype)
 
 
-def lu_factor(a):
-    a, dtype = _float(a)
-    if a.ndim == 2:
-        lu, piv = scipy.linalg.lu_factor(a)
+def lu_factor(x):
+    x, dtype = _float(x)
+    if x.ndim == 2:
+        lu, piv = scipy.linalg.lu_factor(x)
         return cast(lu, dtype), piv.astype("int32")
-    m, n = a.shape[-2:]
-    flat = a.reshape(-1, m, n)
+    m, n = x.shape[-2:]
+    flat = x.reshape(-1, m, n)
     results = [scipy.linalg.lu_factor(matrix) for matrix in flat]
-    lu = np.stack([r[0] for r in results]).reshape(a.shape)
-    piv = np.stack([r[1] for r in results]).reshape(*a.shape[:-2], min(m, n))
+    lu = np.stack([r[0] for r in results]).reshape(x.shape)
+    piv = np.stack([r[1] for r in results]).reshape(*x.shape[:-2], min(m, n))
     return cast(lu, dtype), piv.astype("int32")
 
 

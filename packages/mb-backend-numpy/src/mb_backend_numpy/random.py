@@ -63,7 +63,7 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
     return rng.integers(low, high, size=_shape(shape)).astype(to_numpy_dtype(dtype))
 
 
-def categorical(logits, num_samples, dtype="int64", seed=None):
+def categorical(logits, num_samples, dtype="int32", seed=None):
     """``num_samples`` class indices per row of ``logits`` (unnormalized log-probabilities)."""
     rng = _rng(seed)
     logits = to_tensor(logits).astype("float64")

@@ -6,8 +6,8 @@ layers to fall back to their cell-by-cell path over ``rnn`` (as Keras does).
 
 import numpy as np
 
-from mb_backend_numpy import _tree
 from mb_backend_numpy._convert import to_tensor
+from mb_ops import tree
 
 # No entry: lstm/gru raising NotImplementedError is the documented fallback signal.
 UNSUPPORTED = {}
@@ -38,10 +38,10 @@ def rnn(
     outputs zeros (``zero_output_for_mask``) or the previous output (the first
     state), as JAX's and Keras's scan-based loop does.
     """
-    inputs = _tree.map_structure(to_tensor, inputs)
+    inputs = tree.map_structure(to_tensor, inputs)
     if not time_major:
-        inputs = _tree.map_structure(_swap_batch_time, inputs)
-    flat_inputs = _tree.flatten(inputs)
+        inputs = tree.map_structure(_swap_batch_time, inputs)
+    flat_inputs = tree.flatten(inputs)
     steps = flat_inputs[0].shape[0]
     if mask is not None:
         mask = to_tensor(mask).astype(bool)
@@ -54,7 +54,7 @@ def rnn(
     order = range(steps - 1, -1, -1) if go_backwards else range(steps)
     outputs = []
     for t in order:
-        step_input = _tree.pack_sequence_as(inputs, [x[t] for x in flat_inputs])
+        step_input = tree.pack_sequence_as(inputs, [x[t] for x in flat_inputs])
         output, new_states = step_function(step_input, states + constants)
         new_states = tuple(new_states) if isinstance(new_states, list | tuple) else (new_states,)
         if mask is not None:
@@ -63,10 +63,10 @@ def rnn(
                 output = np.where(masked, np.zeros_like(output), output)
             else:
                 previous = states[0]
-                if _tree.is_nested(previous):  # stacked cells: first state of the last cell
+                if tree.is_nested(previous):  # stacked cells: first state of the last cell
                     previous = states[-1][0]
                 output = np.where(masked, previous, output)
-            new_states = _tree.map_structure(
+            new_states = tree.map_structure(
                 lambda old, new, m=masked: np.where(m, old, new), states, new_states
             )
         states = new_states
@@ -78,7 +78,20 @@ def rnn(
     return last_output, stacked, states
 
 
-def lstm(*args, **kwargs):
+def lstm(
+    inputs,
+    initial_state_h,
+    initial_state_c,
+    mask,
+    kernel,
+    recurrent_kernel,
+    bias,
+    activation,
+    recurrent_activation,
+    return_sequences=False,
+    go_backwards=False,
+    unroll=False,
+):
     """No fused kernel on NumPy: raises so the LSTM layer uses its generic path."""
     raise NotImplementedError(
         "lstm has no fused implementation on the numpy backend; the LSTM layer falls back "
@@ -86,7 +99,20 @@ def lstm(*args, **kwargs):
     )
 
 
-def gru(*args, **kwargs):
+def gru(
+    inputs,
+    initial_state,
+    mask,
+    kernel,
+    recurrent_kernel,
+    bias,
+    activation,
+    recurrent_activation,
+    return_sequences=False,
+    go_backwards=False,
+    unroll=False,
+    reset_after=True,
+):
     """No fused kernel on NumPy: raises so the GRU layer uses its generic path."""
     raise NotImplementedError(
         "gru has no fused implementation on the numpy backend; the GRU layer falls back "
@@ -94,6 +120,6 @@ def gru(*args, **kwargs):
     )
 
 
-def cudnn_ok(*args, **kwargs):
+def cudnn_ok(activation, recurrent_activation, unroll, use_bias=True):
     """Never: there is no cuDNN on the NumPy backend."""
     return False

@@ -176,3 +176,15 @@ def convert_to_numpy(x):
 def is_tensor(x):
     """Whether ``x`` is a tensor of this backend."""
     return isinstance(x, OpenVINOTensor)
+
+
+def shape(x):
+    """The shape of ``x`` as a tuple (None for dynamic dims of a traced tensor)."""
+    return tuple(to_tensor(x).shape)
+
+
+def cast(x, dtype):
+    """``x`` converted to ``dtype`` by OpenVINO."""
+    dtype = _dtypes.standardize_dtype(dtype)
+    x = convert_to_tensor(x)
+    return x if x.dtype == dtype else cast_tensor(x, dtype)

@@ -24,8 +24,8 @@ import threading
 import numpy as np
 import openvino as ov
 import openvino.opset16 as ov_opset
-from openvino import _pyopenvino
 
+from mb_backend_openvino import _compat
 from mb_backend_openvino._dtypes import BFLOAT16
 from mb_backend_openvino._tensor import OpenVINOTensor
 
@@ -60,7 +60,7 @@ class _Kernel:
         self.shapes = [None] * count
 
 
-_start = _pyopenvino.InferRequest.start_async
+_start = _compat.start_async  # the C++ method where it resolves
 _NO_INPUTS = {}
 
 _CACHE = collections.OrderedDict()

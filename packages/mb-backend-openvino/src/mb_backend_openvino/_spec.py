@@ -11,10 +11,10 @@ import numpy as np
 import openvino as ov
 
 import mb_ops
-from mb_backend_openvino import _tree
 from mb_backend_openvino._dtypes import ov_type, standardize_dtype, to_numpy_dtype
 from mb_backend_openvino._engine import NeedsStaticShape
 from mb_backend_openvino._tensor import OpenVINOTensor, SymbolicValueError
+from mb_ops import tree
 
 _FILL_A, _FILL_B = 83, 89
 
@@ -27,7 +27,7 @@ def _parameters(structure):
             return OpenVINOTensor(output=node.output(0))
         return x
 
-    return _tree.map_structure(make, structure)
+    return tree.map_structure(make, structure)
 
 
 def _placeholders(structure, fill):
@@ -37,7 +37,7 @@ def _placeholders(structure, fill):
             return OpenVINOTensor(np.zeros(shape, dtype=to_numpy_dtype(x.dtype)))
         return x
 
-    return _tree.map_structure(make, structure)
+    return tree.map_structure(make, structure)
 
 
 def _spec(x, shape=None):
@@ -52,28 +52,28 @@ def compute_output_spec(fn, *args, **kwargs):
         try:
             traced_args, traced_kwargs = _parameters((args, kwargs))
             outputs = fn(*traced_args, **traced_kwargs)
-            return _tree.map_structure(_spec, outputs)
+            return tree.map_structure(_spec, outputs)
         except (NeedsStaticShape, SymbolicValueError, RuntimeError, TypeError):
             pass
         return _by_running(fn, args, kwargs)
 
 
 def _by_running(fn, args, kwargs):
-    leaves = _tree.flatten((args, kwargs))
+    leaves = tree.flatten((args, kwargs))
     unknown = any(isinstance(x, mb_ops.KerasTensor) and None in x.shape for x in leaves)
     a_args, a_kwargs = _placeholders((args, kwargs), _FILL_A)
     outputs = fn(*a_args, **a_kwargs)
-    flat = _tree.flatten(outputs)
+    flat = tree.flatten(outputs)
     shapes = [tuple(x.shape) if isinstance(x, OpenVINOTensor) else None for x in flat]
     if unknown:
         b_args, b_kwargs = _placeholders((args, kwargs), _FILL_B)
-        other = _tree.flatten(fn(*b_args, **b_kwargs))
+        other = tree.flatten(fn(*b_args, **b_kwargs))
         shapes = [
             _merge(s, tuple(o.shape)) if s is not None else None
             for s, o in zip(shapes, other, strict=True)
         ]
     specs = [_spec(x, shape) for x, shape in zip(flat, shapes, strict=True)]
-    return _tree.pack_sequence_as(outputs, specs)
+    return tree.pack_sequence_as(outputs, specs)
 
 
 def _merge(first, second):

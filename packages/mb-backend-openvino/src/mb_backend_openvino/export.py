@@ -1,16 +1,31 @@
-"""Export from the OpenVINO backend: not available here.
+"""The ``export`` contract module of the openvino backend: it traces nothing to export.
 
-Ops run eagerly, one compiled model each, so there is no whole-model graph to
-serialize. mb_export writes OpenVINO IR from the traceable backends instead.
+The openvino backend runs ops eagerly and keeps no whole-model graph to export.
+``mb_export`` still exports a
+model built on this backend: it saves a ``.keras`` file and converts it on a
+backend that traces (jax, torch or tensorflow), in a subprocess.
 """
 
+_REASON = (
+    "the openvino backend runs ops eagerly and keeps no whole-model graph to export; mb_export "
+    "converts through a .keras file on the jax, torch or tensorflow backend"
+)
+
 UNSUPPORTED = {
-    "export": "the openvino backend runs ops eagerly and keeps no whole-model graph to "
-    "export; export with the jax, torch or tensorflow backend (mb_export writes OpenVINO IR)",
+    name: _REASON
+    for name in ("to_tf_variables", "to_tf_function", "to_exported_program", "to_onnx")
 }
 
 
-def export(*args, **kwargs):
-    raise NotImplementedError(
-        f"export is not supported on the openvino backend: {UNSUPPORTED['export']}."
-    )
+def _unsupported(name):
+    def refuse(*args, **kwargs):
+        raise NotImplementedError(f"{name} is not supported on the openvino backend: {_REASON}.")
+
+    refuse.__name__ = name
+    return refuse
+
+
+to_tf_variables = _unsupported("to_tf_variables")
+to_tf_function = _unsupported("to_tf_function")
+to_exported_program = _unsupported("to_exported_program")
+to_onnx = _unsupported("to_onnx")

@@ -4,8 +4,9 @@ OpenVINO has no decomposition ops, so each factorization is written as a fixed
 sequence of OpenVINO nodes for the matrix size at hand (compiled once per shape):
 LU with partial pivoting (det, inv, solve, lu_factor), Cholesky column by column,
 triangular substitution, Householder QR, and cyclic Jacobi rotations for the
-symmetric eigenproblem (eigh, and svd, pinv, matrix_rank, lstsq through the
-eigenvalues of ``AᵀA``). These unrolled graphs grow with n²; they suit the small
+symmetric eigenproblem (eigh), and one-sided Jacobi on the matrix itself for svd,
+pinv, matrix_rank and lstsq (never through ``AᵀA``, which squares the condition
+number). These unrolled graphs grow with n²; they suit the small
 and medium matrices models use (up to a few dozen rows), not large solvers.
 """
 
@@ -16,7 +17,6 @@ from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import (
     abs_node,
     canonical_axes,
-    const,
     const_like,
     cv,
     i64,
@@ -118,9 +118,9 @@ def _square(name, x):
     return x.shape[-1]
 
 
-def det(a):
-    a, dtype, work = _float(a)
-    n = _square("det", a)
+def det(x):
+    x, dtype, work = _float(x)
+    n = _square("det", x)
 
     def build(m):
         lu, _, sign = _lu(cv(m, work), n)
@@ -128,7 +128,7 @@ def det(a):
             opset.multiply(sign, opset.reduce_prod(_diag(lu, n), i64([-1]), False)).output(0), dtype
         )
 
-    return run(("det", n, dtype), build, a)
+    return run(("det", n, dtype), build, x)
 
 
 def slogdet_parts(x):
@@ -226,26 +226,26 @@ def solve(a, b):
     return run(("solve", n, vector, dtype), build, a, b, static=True)
 
 
-def inv(a):
-    a, dtype, work = _float(a)
-    n = _square("inv", a)
+def inv(x):
+    x, dtype, work = _float(x)
+    n = _square("inv", x)
 
     def build(m):
         m = cv(m, work)
         return cv(_solve_nodes(m, _eye(n, m), n), dtype)
 
-    return run(("inv", n, dtype), build, a, static=True)
+    return run(("inv", n, dtype), build, x, static=True)
 
 
-def lu_factor(a):
-    a, dtype, work = _float(a)
-    n = _square("lu_factor", a)
+def lu_factor(x):
+    x, dtype, work = _float(x)
+    n = _square("lu_factor", x)
 
     def build(m):
         lu, pivots, _ = _lu(cv(m, work), n)
         return [cv(lu, dtype), cv(pivots, "int32")]
 
-    return run(("lu_factor", n, dtype), build, a)
+    return run(("lu_factor", n, dtype), build, x)
 
 
 def _cholesky_node(a, n):
@@ -272,15 +272,15 @@ def _transpose_last(node):
     return opset.transpose(node, i64([*list(range(nd - 2)), nd - 1, nd - 2])).output(0)
 
 
-def cholesky(a, upper=False):
-    a, dtype, work = _float(a)
-    n = _square("cholesky", a)
+def cholesky(x, upper=False):
+    x, dtype, work = _float(x)
+    n = _square("cholesky", x)
 
     def build(m):
         low = _cholesky_node(cv(m, work), n)
         return cv(_transpose_last(low) if upper else low, dtype)
 
-    return run(("cholesky", n, bool(upper), dtype), build, a)
+    return run(("cholesky", n, bool(upper), dtype), build, x)
 
 
 def _triangular(a, b, n, lower):
@@ -310,8 +310,8 @@ def solve_triangular(a, b, lower=False):
     return run(("solve_triangular", n, bool(lower), vector, dtype), build, a, b)
 
 
-def cholesky_inverse(a, upper=False):
-    factor, dtype, work = _float(a)
+def cholesky_inverse(x, upper=False):
+    factor, dtype, work = _float(x)
     n = _square("cholesky_inverse", factor)
 
     def build(m):
@@ -382,33 +382,11 @@ def _jacobi_eigh(a, n):
     v = opset.add(
         _eye(n, a), opset.multiply(opset.reduce_sum(a, i64([-1, -2]), True), const_like(0, a))
     ).output(0)
-    zero = const_like(0, a)
-    one = const_like(1, a)
-    eye = np.eye(n)
     for _ in range(_SWEEPS):
         for p in range(n - 1):
             for q in range(p + 1, n):
-                app = _entry(a, p, p)
-                aqq = _entry(a, q, q)
-                apq = _entry(a, p, q)
-                tiny = opset.equal(apq, zero)
-                safe = opset.select(tiny, one, apq)
-                theta = opset.divide(
-                    opset.subtract(aqq, app), opset.multiply(const_like(2, a), safe)
-                )
-                root = opset.sqrt(opset.add(opset.multiply(theta, theta), one))
-                t = opset.divide(
-                    opset.select(opset.less(theta, zero), const_like(-1, a), one),
-                    opset.add(abs_node(theta), root),
-                )
-                t = opset.select(tiny, zero, t)
-                c = opset.divide(one, opset.sqrt(opset.add(opset.multiply(t, t), one)))
-                s = opset.multiply(t, c)
-                epp = eye[:, [p]] @ eye[[p], :] + eye[:, [q]] @ eye[[q], :]
-                epq = eye[:, [p]] @ eye[[q], :] - eye[:, [q]] @ eye[[p], :]
-                rot = opset.add(
-                    opset.add(_eye(n, a), opset.multiply(opset.subtract(c, one), _const(epp, a))),
-                    opset.multiply(s, _const(epq, a)),
+                rot = _jacobi_rotation(
+                    _entry(a, p, p), _entry(a, q, q), _entry(a, p, q), p, q, n, a
                 )
                 a = opset.matmul(opset.matmul(rot, a, True, False), rot, False, False).output(0)
                 v = opset.matmul(v, rot, False, False).output(0)
@@ -433,46 +411,96 @@ def _const(values, like):
     )
 
 
-def eigh(a):
-    a, dtype, work = _float(a)
-    n = _square("eigh", a)
+def eigh(x):
+    x, dtype, work = _float(x)
+    n = _square("eigh", x)
 
     def build(m):
         w, v = _jacobi_eigh(cv(m, work), n)
         return [cv(w, dtype), cv(v, dtype)]
 
-    return tuple(run(("eigh", n, dtype), build, a))
+    return tuple(run(("eigh", n, dtype), build, x))
+
+
+def _jacobi_rotation(app, aqq, apq, p, q, n, like):
+    """The (n, n) rotation J (``J[p,p] = J[q,q] = c``, ``J[p,q] = s = -J[q,p]``) that
+    zeroes the (p, q) entry of ``Jᵀ G J`` for a symmetric G with those entries."""
+    zero = const_like(0, like)
+    one = const_like(1, like)
+    eye = np.eye(n)
+    tiny = opset.equal(apq, zero)
+    safe = opset.select(tiny, one, apq)
+    theta = opset.divide(opset.subtract(aqq, app), opset.multiply(const_like(2, like), safe))
+    root = opset.sqrt(opset.add(opset.multiply(theta, theta), one))
+    t = opset.divide(
+        opset.select(opset.less(theta, zero), const_like(-1, like), one),
+        opset.add(abs_node(theta), root),
+    )
+    t = opset.select(tiny, zero, t)
+    c = opset.divide(one, opset.sqrt(opset.add(opset.multiply(t, t), one)))
+    s = opset.multiply(t, c)
+    epp = eye[:, [p]] @ eye[[p], :] + eye[:, [q]] @ eye[[q], :]
+    epq = eye[:, [p]] @ eye[[q], :] - eye[:, [q]] @ eye[[p], :]
+    return opset.add(
+        opset.add(_eye(n, like), opset.multiply(opset.subtract(c, one), _const(epp, like))),
+        opset.multiply(s, _const(epq, like)),
+    ).output(0)
+
+
+def _column_dot(x, y):
+    """Column dot products ``sum(x * y)`` over the rows, shaped (..., 1, 1)."""
+    return opset.reduce_sum(opset.multiply(x, y), i64([-2]), True).output(0)
+
+
+def _one_sided_jacobi(a, m, n):
+    """Singular values (descending), U (m, n) and V (n, n) of a tall ``a`` (m >= n).
+
+    One-sided (Hestenes) Jacobi: rotations chosen from the column dot products of the
+    current ``A V`` orthogonalize its columns, never forming ``AᵀA``; the singular
+    values come out as column norms, accurate to ~eps*s_max (not eps*s_max**2/s as
+    through the eigenvalues of ``AᵀA``, which loses small ones entirely in float32).
+    """
+    v = opset.add(
+        _eye(n, a), opset.multiply(opset.reduce_sum(a, i64([-1, -2]), True), const_like(0, a))
+    ).output(0)
+    b = a
+    for _ in range(_SWEEPS):
+        for p in range(n - 1):
+            for q in range(p + 1, n):
+                bp = opset.gather(b, i64([p]), i64(-1)).output(0)
+                bq = opset.gather(b, i64([q]), i64(-1)).output(0)
+                rot = _jacobi_rotation(
+                    _column_dot(bp, bp), _column_dot(bq, bq), _column_dot(bp, bq), p, q, n, a
+                )
+                b = opset.matmul(b, rot, False, False).output(0)
+                v = opset.matmul(v, rot, False, False).output(0)
+    s = opset.sqrt(opset.reduce_sum(opset.multiply(b, b), i64([-2]), False)).output(0)
+    order = opset.topk(s, opset.constant(np.int64(n)), -1, "max", "value", "i32", True).output(1)
+    s = opset.gather_elements(s, order, -1).output(0)
+    index = opset.broadcast(opset.unsqueeze(order, i64([-2])), opset.shape_of(v, "i64"))
+    v = opset.gather_elements(v, index, rank(v) - 1).output(0)
+    index = opset.broadcast(opset.unsqueeze(order, i64([-2])), opset.shape_of(b, "i64"))
+    b = opset.gather_elements(b, index, rank(b) - 1).output(0)
+    safe = opset.select(opset.greater(s, const_like(0, s)), s, const_like(1, s))
+    u = opset.divide(b, opset.unsqueeze(safe, i64([-2]))).output(0)
+    return s, u, v
 
 
 def _svd_nodes(a, m, n, compute_uv, full):
-    """Singular values (descending), and U, Vᵀ, from the eigenproblem of AᵀA or AAᵀ."""
+    """Singular values (descending), and U, Vᵀ, by one-sided Jacobi on A (or Aᵀ)."""
     wide = m < n
-    gram = opset.matmul(a, a, False, True) if wide else opset.matmul(a, a, True, False)
-    k = min(m, n)
-    w, vecs = _jacobi_eigh(gram.output(0), k)
-    w = opset.slice(w, i64([-1]), i64([np.iinfo(np.int64).min]), i64([-1]), i64([-1])).output(0)
-    vecs = opset.slice(vecs, i64([-1]), i64([np.iinfo(np.int64).min]), i64([-1]), i64([-1])).output(
-        0
-    )
-    s = opset.sqrt(opset.maximum(w, const_like(0, w))).output(0)
+    if wide:  # Aᵀ = U' S V'ᵀ, so A = V' S U'ᵀ
+        s, u_t, v_t = _one_sided_jacobi(_transpose_last(a), n, m)
+        u, vt = v_t, _transpose_last(u_t)
+        if compute_uv and full:
+            vt = _transpose_last(_complete(u_t, n, m))
+    else:
+        s, u, v = _one_sided_jacobi(a, m, n)
+        vt = _transpose_last(v)
+        if compute_uv and full and m > n:
+            u = _complete(u, m, n)
     if not compute_uv:
         return s, None, None
-    safe = opset.select(opset.greater(s, const_like(0, s)), s, const_like(1, s))
-    if wide:
-        u = vecs  # (m, m)
-        vt = opset.divide(opset.matmul(u, a, True, False), opset.unsqueeze(safe, i64([-1]))).output(
-            0
-        )
-        if full and n > m:
-            vt = _transpose_last(_complete(_transpose_last(vt), n, m))
-    else:
-        v = vecs  # (n, n)
-        u = opset.divide(opset.matmul(a, v, False, False), opset.unsqueeze(safe, i64([-2]))).output(
-            0
-        )
-        vt = _transpose_last(v)
-        if full and m > n:
-            u = _complete(u, m, n)
     return s, u, vt
 
 
@@ -706,10 +734,7 @@ def jvp(fun, primals, tangents, has_aux=False):
     )
 
 
-def eig(a):
+def eig(x):
     raise NotImplementedError(
         f"eig is not supported on the openvino backend: {UNSUPPORTED['eig']}."
     )
-
-
-__all__ = ["const"]

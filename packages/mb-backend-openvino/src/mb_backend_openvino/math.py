@@ -11,7 +11,7 @@ import numpy as np
 import openvino.opset17 as opset17
 
 from mb_backend_openvino import _dtypes
-from mb_backend_openvino._convert import convert_to_tensor, to_tensor
+from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import (
     canonical_axes,
     const,
@@ -19,7 +19,6 @@ from mb_backend_openvino._graph import (
     cv,
     i64,
     opset,
-    reshape,
     run,
 )
 from mb_backend_openvino.linalg import slogdet_parts
@@ -431,6 +430,3 @@ def erfinv(x):
 def logdet(x):
     _, log_abs = slogdet_parts(x)
     return log_abs
-
-
-__all__ = ["convert_to_tensor", "reshape"]

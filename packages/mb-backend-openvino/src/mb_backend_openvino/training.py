@@ -21,11 +21,11 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     _refuse("value_and_grad")
 
 
-def jit(fn, **options):
+def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
     _refuse("jit")
 
 
-def multi_step(step_fn, n, **options):
+def multi_step(step_fn, n, unroll=1, jit_compile=None):
     _refuse("multi_step")
 
 

@@ -8,14 +8,15 @@ import builtins
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow import _compat
+from mb_backend_tensorflow._convert import convert_to_tensor
 
 
 def cond(pred, true_fn, false_fn):
     """``true_fn()`` if ``pred`` else ``false_fn()``; a graph ``tf.cond`` when traced."""
     if isinstance(pred, tf.Variable):
         return tf.cond(pred, true_fn=true_fn, false_fn=false_fn)
-    return tf.__internal__.smart_cond.smart_cond(pred, true_fn=true_fn, false_fn=false_fn)
+    return _compat.smart_cond(pred, true_fn, false_fn)
 
 
 def switch(index, branches, *operands):

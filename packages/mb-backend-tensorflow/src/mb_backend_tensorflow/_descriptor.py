@@ -9,4 +9,5 @@ DESCRIPTOR = BackendDescriptor(
     engine_distribution="tensorflow-cpu",
     trainable=True,
     engine_distributions=("tensorflow", "tensorflow-cpu"),
+    engine_loader="_engine",
 )

@@ -3,7 +3,7 @@
 import numpy as np
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import standardize_dtype
 from mb_ops import Variable as BaseVariable
 
@@ -42,6 +42,9 @@ class Variable(BaseVariable):
         # Run the initializer eagerly even when first touched inside a tf.function.
         with tf.init_scope():
             value = self._convert_to_tensor(initializer(self._shape, dtype=self._dtype))
+            # Placed as the active distribution's layout says (checked: tf.distribute
+            # replicates every variable).
+            value = self._placed(value)
         self._initialize(value)
 
     def _direct_assign(self, value):

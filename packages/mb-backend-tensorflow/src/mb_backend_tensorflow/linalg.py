@@ -3,7 +3,7 @@
 import numpy as np
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import floatx, result_type, standardize_dtype
 
 UNSUPPORTED = {}
@@ -16,41 +16,41 @@ def _float(x):
     return x
 
 
-def cholesky(a, upper=False):
+def cholesky(x, upper=False):
     out = tf.debugging.check_numerics(
-        tf.linalg.cholesky(_float(a)),
+        tf.linalg.cholesky(_float(x)),
         "cholesky: the matrix is not symmetric positive definite",
     )
     return tf.linalg.adjoint(out) if upper else out
 
 
-def cholesky_inverse(a, upper=False):
-    a = _float(a)
-    eye = tf.eye(tf.shape(a)[-1], batch_shape=tf.shape(a)[:-2], dtype=a.dtype)
-    inv_factor = tf.linalg.triangular_solve(a, eye, lower=not upper)
+def cholesky_inverse(x, upper=False):
+    x = _float(x)
+    eye = tf.eye(tf.shape(x)[-1], batch_shape=tf.shape(x)[:-2], dtype=x.dtype)
+    inv_factor = tf.linalg.triangular_solve(x, eye, lower=not upper)
     if upper:
         return tf.linalg.matmul(inv_factor, inv_factor, adjoint_b=True)
     return tf.linalg.matmul(inv_factor, inv_factor, adjoint_a=True)
 
 
-def det(a):
-    return tf.linalg.det(_float(a))
+def det(x):
+    return tf.linalg.det(_float(x))
 
 
-def eig(a):
-    return tf.linalg.eig(_float(a))
+def eig(x):
+    return tf.linalg.eig(_float(x))
 
 
-def eigh(a):
-    return tf.linalg.eigh(_float(a))
+def eigh(x):
+    return tf.linalg.eigh(_float(x))
 
 
-def inv(a):
-    return tf.linalg.inv(_float(a))
+def inv(x):
+    return tf.linalg.inv(_float(x))
 
 
-def lu_factor(a):
-    lu, perm = tf.linalg.lu(_float(a))
+def lu_factor(x):
+    lu, perm = tf.linalg.lu(_float(x))
     return lu, tf.math.invert_permutation(perm)
 
 

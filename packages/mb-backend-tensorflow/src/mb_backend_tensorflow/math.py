@@ -3,7 +3,7 @@ FFTs and short-time transforms, special functions."""
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import floatx, standardize_dtype
 
 UNSUPPORTED = {}

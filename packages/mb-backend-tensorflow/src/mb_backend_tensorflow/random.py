@@ -9,7 +9,7 @@ included).
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import floatx, standardize_dtype
 from mb_ops.random import draw_seed
 
@@ -71,7 +71,7 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
     return tf.cast(out, dtype)
 
 
-def categorical(logits, num_samples, dtype="int64", seed=None):
+def categorical(logits, num_samples, dtype="int32", seed=None):
     logits = convert_to_tensor(logits)
     if not logits.dtype.is_floating:
         logits = tf.cast(logits, floatx())

@@ -9,7 +9,7 @@ cuDNN cannot be used).
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 
 UNSUPPORTED = {
     "lstm": "no fused kernel is wired in; layers fall back to the generic rnn loop",
@@ -64,13 +64,13 @@ def rnn(
             mask = tf.reverse(mask, [0])
 
     def step(t, states, prev_output=None):
-        x_t = tf.nest.pack_sequence_as(inputs, [x[t] for x in flat_inputs])
+        x_t = tf.nest.pack_sequence_as(inputs, [tf.gather(x, t) for x in flat_inputs])
         flat_states = tf.nest.flatten(tf.nest.pack_sequence_as(initial_states, states))
         out, new_states = step_function(x_t, tuple(flat_states) + tuple(constants))
         out = convert_to_tensor(out)
         new_states = [convert_to_tensor(s) for s in tf.nest.flatten(new_states)]
         if mask is not None:
-            m = mask[t]
+            m = tf.gather(mask, t)
             if zero_output_for_mask or prev_output is None:
                 fallback = tf.zeros_like(out)
             else:
@@ -90,20 +90,44 @@ def rnn(
             last, states = step(t, states, last)
             outputs.append(last)
         stacked = tf.stack(outputs) if return_all_outputs else last[None]
-    else:
+    elif n == 1:
+        stacked = last[None]
+    elif return_all_outputs:
+        # Steps 1.. go to a fresh TensorArray (one written before the loop is no scan output
+        # to exporters such as tf2onnx); step 0 is put in front after the loop.
         steps = tf.shape(flat_inputs[0])[0]
-        size = steps if return_all_outputs else 1
-        ta = tf.TensorArray(last.dtype, size=size, element_shape=last.shape).write(0, last)
+        ta = tf.TensorArray(last.dtype, size=steps - 1, element_shape=last.shape)
+        first = last
 
         def body(t, states, prev, ta):
             out, new_states = step(t, list(states), prev)
-            ta = ta.write(t if return_all_outputs else 0, out)
-            return t + 1, new_states, out, ta
+            return t + 1, new_states, out, ta.write(t - 1, out)
 
         _, states, last, ta = tf.while_loop(
             lambda t, *_: t < steps, body, (tf.constant(1), states, last, ta)
         )
-        stacked = ta.stack()
+
+        def stack():
+            return tf.concat([first[None], ta.stack()], axis=0)
+
+        if n is None:  # an empty TensorArray does not stack where the batch axis is unknown
+            stacked = tf.cond(steps > 1, stack, lambda: first[None])
+        else:
+            stacked = stack()
+        states = list(states)
+    else:
+        # Only the last output is kept, and the loop carries it: no TensorArray (exporters
+        # such as tf2onnx and OpenVINO's TF frontend read this loop as a scan).
+        steps = tf.shape(flat_inputs[0])[0]
+
+        def body(t, states, prev):
+            out, new_states = step(t, list(states), prev)
+            return t + 1, new_states, out
+
+        _, states, last = tf.while_loop(
+            lambda t, *_: t < steps, body, (tf.constant(1), states, last)
+        )
+        stacked = last[None]
         states = list(states)
     outputs = stacked if time_major else _swap_time_batch(stacked)
     new_states = tf.nest.pack_sequence_as(initial_states, states)
@@ -111,20 +135,46 @@ def rnn(
     return last, outputs, new_states
 
 
-def lstm(*args, **kwargs):
+def lstm(
+    inputs,
+    initial_state_h,
+    initial_state_c,
+    mask,
+    kernel,
+    recurrent_kernel,
+    bias,
+    activation,
+    recurrent_activation,
+    return_sequences=False,
+    go_backwards=False,
+    unroll=False,
+):
     raise NotImplementedError(
         "lstm is not supported on the tensorflow backend: no fused kernel is wired in. "
         "The LSTM layer falls back to the generic rnn loop."
     )
 
 
-def gru(*args, **kwargs):
+def gru(
+    inputs,
+    initial_state,
+    mask,
+    kernel,
+    recurrent_kernel,
+    bias,
+    activation,
+    recurrent_activation,
+    return_sequences=False,
+    go_backwards=False,
+    unroll=False,
+    reset_after=True,
+):
     raise NotImplementedError(
         "gru is not supported on the tensorflow backend: no fused kernel is wired in. "
         "The GRU layer falls back to the generic rnn loop."
     )
 
 
-def cudnn_ok(*args, **kwargs):
+def cudnn_ok(activation, recurrent_activation, unroll, use_bias=True):
     """Whether the fused cuDNN path applies: never, since lstm/gru are not fused here."""
     return False

@@ -4,7 +4,7 @@ The primitives a trainer written once against ``mb_ops`` needs, over TensorFlow:
 
 - ``value_and_grad(fn, argnums=0, has_aux=False)``: differentiate a function of
   explicit values (nested lists/tuples/dicts of tensors) with ``tf.GradientTape``.
-- ``jit(fn, jit_compile=False)``: a ``tf.function`` (graph mode); XLA when
+- ``jit(fn, jit_compile=None)``: a ``tf.function`` (graph mode); XLA when
   ``jit_compile=True``.
 - ``multi_step(step_fn, n)``: ``n`` steps in one compiled call, a
   ``tf.while_loop`` inside one ``tf.function`` (``steps_per_execution``).
@@ -26,7 +26,7 @@ import functools
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 
 UNSUPPORTED = {}
 
@@ -36,7 +36,7 @@ ASSIGNS_IN_COMPILED = True
 
 # JAX-only options a trainer may pass; TensorFlow has no buffer donation and
 # treats Python values as static already, so they are accepted and ignored.
-_IGNORED_JIT_OPTIONS = ("donate_argnums", "donate_argnames", "static_argnums", "static_argnames")
+_IGNORED_JIT_OPTIONS = ("donate_argnames", "static_argnums", "static_argnames")
 _TF_FUNCTION_OPTIONS = ("reduce_retracing", "input_signature", "autograph")
 
 
@@ -93,15 +93,18 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     return wrapped
 
 
-def jit(fn, jit_compile=False, **options):
+def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
     """``fn`` as a ``tf.function`` (graph mode), compiled with XLA when ``jit_compile``.
 
     Args:
         fn: the step function. It may read and assign ``tf.Variable``s (mb
             variables included): TensorFlow keeps them stateful in graphs.
-        jit_compile: compile the graph with XLA.
+        jit_compile: True compiles the graph with XLA; None and False do not.
+        donate_argnums: accepted for the contract; TensorFlow cannot donate buffers.
+        pure: accepted for the contract; graphs are traced either way.
         **options: ``reduce_retracing`` (default True), ``input_signature``,
-            ``autograph``; JAX's ``donate_argnums``/``static_argnums`` are
+            ``autograph`` (default False: mb's steps are plain Python); JAX's
+            ``donate_argnames``/``static_argnums``/``static_argnames`` are
             accepted and ignored.
 
     Returns:
@@ -111,10 +114,12 @@ def jit(fn, jit_compile=False, **options):
     if unknown:
         raise TypeError(
             f"jit on the tensorflow backend got unknown options {unknown}. Accepted: "
-            f"jit_compile, {', '.join(_TF_FUNCTION_OPTIONS + _IGNORED_JIT_OPTIONS)}."
+            f"jit_compile, donate_argnums, pure, "
+            f"{', '.join(_TF_FUNCTION_OPTIONS + _IGNORED_JIT_OPTIONS)}."
         )
     kwargs = {k: v for k, v in options.items() if k in _TF_FUNCTION_OPTIONS}
     kwargs.setdefault("reduce_retracing", True)
+    kwargs.setdefault("autograph", False)
     return tf.function(fn, jit_compile=bool(jit_compile), **kwargs)
 
 
@@ -133,7 +138,7 @@ def _stack(batches, n):
     return tf.nest.map_structure(convert_to_tensor, batches)
 
 
-def multi_step(step_fn, n, unroll=1, jit_compile=False):
+def multi_step(step_fn, n, unroll=1, jit_compile=None):
     """Run ``n`` training steps in one compiled call.
 
     Args:
@@ -142,7 +147,7 @@ def multi_step(step_fn, n, unroll=1, jit_compile=False):
         n: the number of steps per call (``steps_per_execution``).
         unroll: ``True`` (or an int >= n) unrolls the steps in the graph instead
             of looping with ``tf.while_loop``.
-        jit_compile: compile the whole call with XLA.
+        jit_compile: True compiles the whole call with XLA; None and False do not.
 
     Returns:
         ``run(state, batches) -> (state, logs)``: ``batches`` is a list of ``n``
@@ -208,7 +213,7 @@ def _compiled_update(update_fn, num_slots, jit_compile):
     return apply, compiled
 
 
-def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit_compile=False):
+def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit_compile=None):
     """Apply ``update_fn`` to every (param, grad, *slots) tensor in one compiled call.
 
     Args:
@@ -219,7 +224,7 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
         scalars: values shared by every tensor (learning rate, step count),
             passed as tensors so changing them does not retrace.
         donate: accepted for parity with JAX; TensorFlow cannot donate buffers.
-        jit_compile: fuse the updates into XLA kernels.
+        jit_compile: True fuses the updates into XLA kernels; None and False do not.
 
     Returns:
         ``new_params``, or ``(new_params, *new_slots)`` when slots are given.
@@ -236,3 +241,8 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
     scalars = tuple(convert_to_tensor(s) for s in scalars)
     result = compiled(params, grads, slots, scalars)
     return result if slots else result[0]
+
+
+def is_out_of_memory(error):
+    """Whether `error` is TensorFlow running out of device memory."""
+    return isinstance(error, tf.errors.ResourceExhaustedError)

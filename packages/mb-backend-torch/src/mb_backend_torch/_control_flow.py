@@ -2,8 +2,9 @@
 
 import torch
 
-from mb_backend_torch import _device, _nest
+from mb_backend_torch import _device
 from mb_backend_torch._convert import convert_to_tensor, to_tensor
+from mb_ops import tree
 
 
 def cond(pred, true_fn, false_fn):
@@ -26,7 +27,7 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
     """Repeat ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``."""
     is_sequence = isinstance(loop_vars, list | tuple)
     loop_vars = tuple(loop_vars) if is_sequence else (loop_vars,)
-    loop_vars = _nest.map_structure(convert_to_tensor, loop_vars)
+    loop_vars = tree.map_structure(convert_to_tensor, loop_vars)
     iteration = 0
     while (maximum_iterations is None or iteration < maximum_iterations) and cond(*loop_vars):
         loop_vars = body(*loop_vars)
@@ -57,17 +58,17 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         xs_flat = []
         n = int(length)
     else:
-        xs_flat = [to_tensor(x) for x in _nest.flatten(xs)]
+        xs_flat = [to_tensor(x) for x in tree.flatten(xs)]
         n = int(length) if length is not None else xs_flat[0].shape[0]
-    xs_nested = _nest.is_nested(xs)
-    init_flat = [to_tensor(v) for v in _nest.flatten(init)]
-    carry = _nest.pack_sequence_as(init, init_flat) if _nest.is_nested(init) else init_flat[0]
+    xs_nested = tree.is_nested(xs)
+    init_flat = [to_tensor(v) for v in tree.flatten(init)]
+    carry = tree.pack_sequence_as(init, init_flat) if tree.is_nested(init) else init_flat[0]
     ys = []
     steps = range(n - 1, -1, -1) if reverse else range(n)
     for i in steps:
         if xs_flat:
             x_i = [x[i] for x in xs_flat]
-            x = _nest.pack_sequence_as(xs, x_i) if xs_nested else x_i[0]
+            x = tree.pack_sequence_as(xs, x_i) if xs_nested else x_i[0]
         else:
             x = None
         carry, y = f(carry, x)
@@ -76,12 +77,10 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         ys.reverse()
     if not ys or ys[0] is None:
         stacked = [torch.zeros((n, *v.shape), dtype=v.dtype, device=v.device) for v in init_flat]
-        return carry, _nest.pack_sequence_as(init, stacked) if _nest.is_nested(init) else (
-            stacked[0]
-        )
-    flat_ys = [_nest.flatten(y) for y in ys]
+        return carry, tree.pack_sequence_as(init, stacked) if tree.is_nested(init) else (stacked[0])
+    flat_ys = [tree.flatten(y) for y in ys]
     stacked = [torch.stack([to_tensor(v) for v in leaves]) for leaves in zip(*flat_ys, strict=True)]
-    return carry, _nest.pack_sequence_as(ys[0], stacked)
+    return carry, tree.pack_sequence_as(ys[0], stacked)
 
 
 def map(f, xs):
@@ -115,7 +114,7 @@ def associative_scan(f, elems, reverse=False, axis=0):
     """``jax.lax.associative_scan``: inclusive scan with an associative ``f``, O(log n) depth."""
     if not callable(f):
         raise TypeError(f"associative_scan expects a callable f. Received: {f!r}.")
-    flat = [to_tensor(e) for e in _nest.flatten(elems)]
+    flat = [to_tensor(e) for e in tree.flatten(elems)]
     if not flat:
         return elems
     axis = axis % flat[0].ndim
@@ -129,8 +128,8 @@ def associative_scan(f, elems, reverse=False, axis=0):
         flat = [torch.flip(e, (axis,)) for e in flat]
 
     def combine(a, b):
-        out = f(_nest.pack_sequence_as(elems, a), _nest.pack_sequence_as(elems, b))
-        return [to_tensor(v) for v in _nest.flatten(out)]
+        out = f(tree.pack_sequence_as(elems, a), tree.pack_sequence_as(elems, b))
+        return [to_tensor(v) for v in tree.flatten(out)]
 
     def run(xs):
         length = xs[0].shape[axis]
@@ -159,10 +158,10 @@ def associative_scan(f, elems, reverse=False, axis=0):
     out = run(flat)
     if reverse:
         out = [torch.flip(e, (axis,)) for e in out]
-    return _nest.pack_sequence_as(elems, out)
+    return tree.pack_sequence_as(elems, out)
 
 
 def vectorized_map(function, elements):
     """``function`` mapped over the first axis of ``elements`` with ``torch.vmap``."""
     # One (possibly nested) argument, mapped leafwise as jax.vmap does.
-    return torch.vmap(function)(_nest.map_structure(to_tensor, elements))
+    return torch.vmap(function)(tree.map_structure(to_tensor, elements))

@@ -38,12 +38,21 @@ def _place(t):
     return t
 
 
+_NUMPY_FLOAT8 = {
+    np.dtype(ml_dtypes.float8_e4m3fn): torch.float8_e4m3fn,
+    np.dtype(ml_dtypes.float8_e5m2): torch.float8_e5m2,
+}
+
+
 def from_numpy(a, dtype=None):
     """A tensor sharing ``a``'s memory when possible (``dtype`` is a torch dtype or None)."""
     np_dtype = a.dtype
     if np_dtype == NUMPY_BFLOAT16:
         a = np.ascontiguousarray(a) if not a.flags.writeable else a
         t = torch.from_numpy(a.view(np.uint16)).view(torch.bfloat16)
+    elif np_dtype in _NUMPY_FLOAT8:
+        # ml_dtypes float8 arrays: the same bytes, reinterpreted by torch.
+        t = torch.from_numpy(np.array(a).view(np.uint8)).view(_NUMPY_FLOAT8[np_dtype])
     else:
         widen = NUMPY_WIDEN.get(np_dtype)
         if widen is not None:
@@ -160,3 +169,19 @@ def convert_to_numpy(x):
 def is_tensor(x):
     """True for a ``torch.Tensor`` (a Variable is not a tensor)."""
     return isinstance(x, _Tensor)
+
+
+_Tensor = torch.Tensor
+
+
+def shape(x):
+    """The shape as a tuple of ints."""
+    return tuple(x.shape)
+
+
+def cast(x, dtype):
+    """``x`` as ``dtype`` (no copy when it already has it)."""
+    dtype = to_torch_dtype(dtype)
+    if isinstance(x, _Tensor):
+        return x if x.dtype is dtype else x.to(dtype)
+    return convert_to_tensor(x, dtype)

@@ -11,8 +11,13 @@ import ml_dtypes
 import numpy as np
 import torch
 
+from mb_backend_torch import _llvm
 from mb_ops import config
 from mb_ops import dtypes as mb_dtypes
+
+# Every contract module but `layer` and `distribution` imports this one: the first use of
+# the backend loads triton, before anything can import TensorFlow (see _llvm).
+_llvm.load_triton_first()
 
 standardize_dtype = mb_dtypes.standardize_dtype
 is_float_dtype = mb_dtypes.is_float_dtype

@@ -1,4 +1,4 @@
-"""``stop_gradient``, ``custom_gradient`` and ``remat`` over torch.autograd."""
+"""Gradient primitives of ``core``: ``stop_gradient``, ``custom_gradient`` and ``remat``."""
 
 import torch
 import torch.utils.checkpoint
@@ -47,8 +47,8 @@ class custom_gradient:
     ``def grad(upstream)`` and Keras's ``def grad(*args, upstream=None)`` work.
     """
 
-    def __init__(self, forward_fn):
-        self.forward_fn = forward_fn
+    def __init__(self, fun):
+        self.forward_fn = fun
 
     def __call__(self, *args, **kwargs):
         if kwargs:

@@ -1,4 +1,4 @@
-"""Scatter and slice primitives of ``core``, vectorized (no Python loop over indices)."""
+"""Scatter, slice and unstack: the indexing primitives of ``core``."""
 
 import torch
 

@@ -9,8 +9,9 @@ dimensions that changed.
 import torch
 
 import mb_ops
-from mb_backend_torch import _device, _nest
+from mb_backend_torch import _device
 from mb_backend_torch._dtypes import DTYPE_NAMES, to_torch_dtype
+from mb_ops import tree
 
 _FILL_A = 83
 _FILL_B = 89
@@ -27,7 +28,7 @@ def _placeholders(structure, fill, device):
             return torch.ones(shape, dtype=to_torch_dtype(x.dtype), device=device)
         return x
 
-    return _nest.map_structure(convert, structure)
+    return tree.map_structure(convert, structure)
 
 
 def _run(fn, args, kwargs, fill):
@@ -45,12 +46,10 @@ def compute_output_spec(fn, *args, **kwargs):
     """The KerasTensor(s) ``fn(*args, **kwargs)`` would return, for KerasTensor inputs."""
     with mb_ops.StatelessScope(), mb_ops.SymbolicScope(), torch.no_grad():
         out_a = _run(fn, args, kwargs, _FILL_A)
-        dynamic = any(
-            _is_keras_tensor(x) and None in x.shape for x in _nest.flatten((args, kwargs))
-        )
-        flat_a = _nest.flatten(out_a)
+        dynamic = any(_is_keras_tensor(x) and None in x.shape for x in tree.flatten((args, kwargs)))
+        flat_a = tree.flatten(out_a)
         if dynamic:
-            flat_b = _nest.flatten(_run(fn, args, kwargs, _FILL_B))
+            flat_b = tree.flatten(_run(fn, args, kwargs, _FILL_B))
         else:
             flat_b = flat_a
         specs = []
@@ -62,4 +61,4 @@ def compute_output_spec(fn, *args, **kwargs):
                 specs.append(mb_ops.KerasTensor(shape, dtype=DTYPE_NAMES[a.dtype]))
             else:
                 specs.append(a)
-    return _nest.pack_sequence_as(out_a, specs)
+    return tree.pack_sequence_as(out_a, specs)

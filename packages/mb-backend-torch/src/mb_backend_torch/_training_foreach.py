@@ -2,10 +2,11 @@
 
 import torch
 
-from mb_backend_torch.numpy._helpers import t
+from mb_backend_torch._compat import foreach
+from mb_backend_torch.numpy._common import t
 
 
-def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
+def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit_compile=None):
     """Apply ``update_fn`` to every (param, grad, *slots) tensor, under ``torch.no_grad``.
 
     Args:
@@ -16,6 +17,7 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
         scalars: values shared by every tensor (learning rate, step count).
         donate: write the results into ``params`` and ``slots`` in place (one
             ``torch._foreach_copy_`` per list) and return them.
+        jit_compile: accepted for the contract; the update runs eagerly.
 
     Returns:
         ``new_params`` when there are no slots, else ``(new_params, *new_slots)``.
@@ -42,7 +44,7 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False):
         if donate:
             for target, values in zip([params, *slots], columns, strict=True):
                 if target:
-                    torch._foreach_copy_(target, values)
+                    foreach.copy_(target, values)
             columns = [params, *slots]
     return tuple(columns) if slots else columns[0]
 
@@ -83,18 +85,18 @@ def foreach_sgd(
     lr = _rate(learning_rate, params[0])
     with torch.no_grad():
         if weight_decay:
-            torch._foreach_mul_(params, 1.0 - lr * _constant(weight_decay))
-        step = torch._foreach_mul(grads, lr)  # lr * g
+            foreach.mul_(params, 1.0 - lr * _constant(weight_decay))
+        step = foreach.mul(grads, lr)  # lr * g
         if momentum and momentums is not None:
-            torch._foreach_mul_(momentums, _constant(momentum))
-            torch._foreach_sub_(momentums, step)
+            foreach.mul_(momentums, _constant(momentum))
+            foreach.sub_(momentums, step)
             if nesterov:
-                torch._foreach_add_(params, torch._foreach_mul(momentums, _constant(momentum)))
-                torch._foreach_sub_(params, step)
+                foreach.add_(params, foreach.mul(momentums, _constant(momentum)))
+                foreach.sub_(params, step)
             else:
-                torch._foreach_add_(params, momentums)
+                foreach.add_(params, momentums)
         else:
-            torch._foreach_sub_(params, step)
+            foreach.sub_(params, step)
 
 
 def foreach_adam(
@@ -125,15 +127,15 @@ def foreach_adam(
     lr_t = lr * torch.sqrt(1.0 - torch.pow(b2, t)) / (1.0 - torch.pow(b1, t))
     with torch.no_grad():
         if weight_decay:
-            torch._foreach_mul_(params, 1.0 - lr * _constant(weight_decay))
-        torch._foreach_lerp_(m, grads, 1 - b1)
-        torch._foreach_lerp_(v, torch._foreach_mul(grads, grads), 1 - b2)
+            foreach.mul_(params, 1.0 - lr * _constant(weight_decay))
+        foreach.lerp_(m, grads, 1 - b1)
+        foreach.lerp_(v, foreach.mul(grads, grads), 1 - b2)
         second = v
         if v_hat is not None:
-            torch._foreach_maximum_(v_hat, v)
+            foreach.maximum_(v_hat, v)
             second = v_hat
-        denom = torch._foreach_sqrt(second)
-        torch._foreach_add_(denom, _constant(epsilon))
-        update = torch._foreach_div(m, denom)
-        torch._foreach_mul_(update, lr_t)
-        torch._foreach_sub_(params, update)
+        denom = foreach.sqrt(second)
+        foreach.add_(denom, _constant(epsilon))
+        update = foreach.div(m, denom)
+        foreach.mul_(update, lr_t)
+        foreach.sub_(params, update)

@@ -13,15 +13,22 @@ without TorchDynamo's import and compile times.
 
 A recording is refused, and the step stays eager for that signature, when the step
 reads a tensor's value into Python (``.item()``, ``bool(t)``, ``tolist()``): the
-recording cannot know what the next step would have read. Random ops on torch seed a
-``torch.Generator`` from a value that way, so steps with dropout stay eager.
+recording cannot know what the next step would have read. Dropout, normal and
+uniform draws compute their bits with tensor ops from the seed (`_random_bits`), so
+steps with dropout are recorded too; ``gamma``, ``binomial`` and ``beta`` seed a
+``torch.Generator`` from a value and keep a step that draws them eager.
+
+The value-read guards on ``torch.Tensor`` (``numpy``, ``tolist``, ``__array__``) are
+installed only while a recording runs and removed after it.
 """
 
+import contextlib
 import itertools
 import threading
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
+
+from mb_backend_torch import _compat
 
 # Ops that move a tensor's value into Python: a recording cannot replay those reads.
 _VALUE_READS = frozenset(
@@ -42,38 +49,56 @@ class _Recording(threading.local):
 
 
 _recording = _Recording()
-_guards_installed = False
+_GUARDED = ("numpy", "tolist", "__array__")
+_guards = {"count": 0, "originals": {}}
+_guards_lock = threading.Lock()
 
 
-def _install_value_read_guards():
-    # `.numpy()`, `np.asarray(t)` and `.tolist()` read values without an aten op the
-    # recorder could see; while this thread records, they refuse the recording.
-    global _guards_installed
-    if _guards_installed:
-        return
-    for name in ("numpy", "tolist", "__array__"):
-        original = getattr(torch.Tensor, name)
+@contextlib.contextmanager
+def _value_read_guards():
+    """While a recording runs: `.numpy()`, `np.asarray(t)` and `.tolist()` (which read
+    values without an aten op the recorder could see) refuse the recording.
 
-        def guarded(self, *args, _original=original, _name=name, **kwargs):
-            if _recording.active:
-                raise RecordingRefused(
-                    f"the step reads a tensor's value into Python (Tensor.{_name}); it runs eagerly"
-                )
-            return _original(self, *args, **kwargs)
+    torch's own methods are put back when the last recording ends, so outside a
+    recording every ``torch.Tensor`` is untouched.
+    """
+    with _guards_lock:
+        if _guards["count"] == 0:
+            for name in _GUARDED:
+                original = vars(torch.Tensor).get(name, _INHERITED)
+                _guards["originals"][name] = original
+                setattr(torch.Tensor, name, _guarded(name, getattr(torch.Tensor, name)))
+        _guards["count"] += 1
+    try:
+        yield
+    finally:
+        with _guards_lock:
+            _guards["count"] -= 1
+            if _guards["count"] == 0:
+                for name, original in _guards["originals"].items():
+                    if original is _INHERITED:
+                        delattr(torch.Tensor, name)
+                    else:
+                        setattr(torch.Tensor, name, original)
+                _guards["originals"].clear()
 
-        setattr(torch.Tensor, name, guarded)
-    _guards_installed = True
+
+_INHERITED = object()  # the method comes from torch._C.TensorBase, not torch.Tensor
 
 
-class _Recorder(TorchDispatchMode):
+def _guarded(name, original):
+    def guarded(self, *args, **kwargs):
+        if _recording.active:
+            raise RecordingRefused(
+                f"the step reads a tensor's value into Python (Tensor.{name}); it runs eagerly"
+            )
+        return original(self, *args, **kwargs)
+
+    return guarded
+
+
+class _Recorder(_compat.DispatchMode):
     """Records the aten ops of one run as lines of a straight-line function."""
-
-    @classmethod
-    def _should_skip_dynamo(cls):
-        # Otherwise torch wraps __torch_dispatch__ in torch._disable_dynamo, whose first
-        # call imports TorchDynamo (seconds, and it loads triton): the recording never
-        # runs under torch.compile, so there is nothing to disable.
-        return False
 
     def __init__(self, inputs):
         super().__init__()
@@ -105,7 +130,7 @@ class _Recorder(TorchDispatchMode):
     def _op_name(self, func):
         name = self._ops.get(func)
         if name is None:
-            name = self._ops[func] = self._constant(getattr(func, "_op", func))
+            name = self._ops[func] = self._constant(_compat.overload_kernel(func))
         return name
 
     def expression(self, value):
@@ -132,7 +157,7 @@ class _Recorder(TorchDispatchMode):
             )
         out = func(*args, **kwargs)
         given = _tensors_in((args, kwargs))
-        if func._schema.is_mutable:
+        if _compat.is_mutable(func):
             self._mutated.update(_storage(t) for t in given)
         if func in _ALIASES and len(given) == 1 and isinstance(out, torch.Tensor):
             # detach/lift_fresh return their input as far as the replay is concerned
@@ -156,7 +181,7 @@ class _Recorder(TorchDispatchMode):
         # zeros_like & co read only shapes and dtypes, which the signature fixes.
         names = set() if func in _METADATA_ONLY else {self._names[id(t)] for t in given}
         foldable = (
-            not func._schema.is_mutable and torch.Tag.nondeterministic_seeded not in func.tags
+            not _compat.is_mutable(func) and torch.Tag.nondeterministic_seeded not in func.tags
         )
         if isinstance(out, torch.Tensor):
             name = self._bind(out)
@@ -365,10 +390,9 @@ class GraphReplay:
         copies = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in flat]
         copied_args = _unflatten(structure, iter(copies))
         recorder = _Recorder([c for c in copies if isinstance(c, torch.Tensor)])
-        _install_value_read_guards()
         _recording.active = True
         try:
-            with recorder:
+            with _value_read_guards(), recorder:
                 out = self.fn(*copied_args)
         except RecordingRefused as refused:
             return str(refused)

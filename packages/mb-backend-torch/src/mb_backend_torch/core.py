@@ -3,8 +3,6 @@
 Mirrors ``keras/src/backend/torch/core.py``: same names and signatures.
 """
 
-import torch
-
 from mb_backend_torch._control_flow import associative_scan as associative_scan
 from mb_backend_torch._control_flow import cond as cond
 from mb_backend_torch._control_flow import fori_loop as fori_loop
@@ -13,9 +11,11 @@ from mb_backend_torch._control_flow import scan as scan
 from mb_backend_torch._control_flow import switch as switch
 from mb_backend_torch._control_flow import vectorized_map as vectorized_map
 from mb_backend_torch._control_flow import while_loop as while_loop
+from mb_backend_torch._convert import cast as cast
 from mb_backend_torch._convert import convert_to_numpy as convert_to_numpy
 from mb_backend_torch._convert import convert_to_tensor as convert_to_tensor
 from mb_backend_torch._convert import is_tensor as is_tensor
+from mb_backend_torch._convert import shape as shape
 from mb_backend_torch._device import DEFAULT_DEVICE as DEFAULT_DEVICE
 from mb_backend_torch._device import device_scope as device_scope
 from mb_backend_torch._device import get_device as get_device
@@ -39,21 +39,6 @@ IS_THREAD_SAFE = True
 
 # Every core op is supported on torch.
 UNSUPPORTED = {}
-
-_Tensor = torch.Tensor
-
-
-def shape(x):
-    """The shape as a tuple of ints."""
-    return tuple(x.shape)
-
-
-def cast(x, dtype):
-    """``x`` as ``dtype`` (no copy when it already has it)."""
-    dtype = to_torch_dtype(dtype)
-    if isinstance(x, _Tensor):
-        return x if x.dtype is dtype else x.to(dtype)
-    return convert_to_tensor(x, dtype)
 
 
 def random_seed_dtype():

@@ -16,8 +16,11 @@ The host class provides ``variables`` and ``trainable_variables`` (as
 ``mb_layers.Layer`` does) and calls ``BackendLayer.__init__`` first.
 """
 
+import io
+
 import torch
 
+from mb_backend_torch import _device
 from mb_ops import in_stateless_scope
 
 # Nothing in this module is unsupported on torch.
@@ -98,6 +101,63 @@ class BackendLayer(torch.nn.Module):
     def _post_untrack_variable(self, variable):
         if "_torch_params" in self._modules and not in_stateless_scope():
             self._track_variables()
+
+
+# ----- TorchModuleWrapper: a torch.nn.Module inside an mb layer ---------------------
+
+
+def torch_module_parameters(module):
+    """``(name, parameter)`` of a ``torch.nn.Module``, moved to mb's device first.
+
+    ``mb_layers.layers.TorchModuleWrapper`` wraps each parameter in a Variable
+    that shares it (no copy), so optimizers and ``state_dict`` see one tensor.
+    """
+    if not isinstance(module, torch.nn.Module):
+        raise TypeError(
+            "TorchModuleWrapper wraps a torch.nn.Module. Received: "
+            f"{module!r} (of type {type(module).__name__})."
+        )
+    lazy = isinstance(module, torch.nn.modules.lazy.LazyModuleMixin)
+    if lazy and module.has_uninitialized_params():
+        raise ValueError(
+            f"TorchModuleWrapper received a lazy module whose parameters are not made yet: "
+            f"{module}. Run it once on an example input before wrapping it."
+        )
+    module.to(_device.get_device())
+    return list(module.named_parameters())
+
+
+def torch_module_call(module, parameters, training, args, kwargs):
+    """Runs `module` with `parameters` (``{name: tensor}``) in place of its own.
+
+    Inside mb's stateless steps the tensors are the step's values, so gradients
+    reach them; ``training`` switches the module's train/eval mode, as Keras does.
+    """
+    module.train(training is not False)
+    return torch.func.functional_call(module, parameters, tuple(args), kwargs, strict=False)
+
+
+def torch_module_state(module):
+    """The module's ``state_dict`` as NumPy arrays (buffers included)."""
+    return {key: value.detach().cpu().numpy() for key, value in module.state_dict().items()}
+
+
+def torch_module_load_state(module, arrays):
+    """Loads ``{name: array}`` into the module's ``state_dict``, in place."""
+    state = {key: torch.as_tensor(value) for key, value in arrays.items()}
+    module.load_state_dict(state)
+
+
+def torch_module_to_bytes(module):
+    """The pickled module (``torch.save``): loading it runs code, so only in unsafe mode."""
+    buffer = io.BytesIO()
+    torch.save(module, buffer)
+    return buffer.getvalue()
+
+
+def torch_module_from_bytes(data):
+    """The module of `torch_module_to_bytes` (unpickles: call only with trusted data)."""
+    return torch.load(io.BytesIO(data), weights_only=False)
 
 
 Layer = BackendLayer

@@ -4,7 +4,7 @@ import warnings
 
 import torch
 
-from mb_backend_torch.numpy._helpers import t, to_float
+from mb_backend_torch.numpy._common import t, to_float
 
 # Every linalg op is supported on torch.
 UNSUPPORTED = {}
@@ -103,17 +103,17 @@ def lstsq(a, b, rcond=None):
     return out.squeeze(-1) if vector else out
 
 
-def matrix_rank(x, rtol=None, tol=None):
+def matrix_rank(x, tol=None):
     x = to_float(x)
-    return torch.linalg.matrix_rank(x, atol=tol, rtol=rtol).to(torch.int32)
+    return torch.linalg.matrix_rank(x, atol=tol).to(torch.int32)
 
 
 def matrix_power(x, n):
     return torch.linalg.matrix_power(t(x), n)
 
 
-def pinv(x, rtol=1e-15):
-    return torch.linalg.pinv(to_float(x), rtol=rtol)
+def pinv(x, rcond=None):
+    return torch.linalg.pinv(to_float(x), rtol=1e-15 if rcond is None else rcond)
 
 
 def jvp(fun, primals, tangents, has_aux=False):

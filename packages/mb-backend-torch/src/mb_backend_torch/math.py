@@ -7,7 +7,7 @@ import torch
 import torch.nn.functional as tnn
 
 from mb_backend_torch._convert import convert_to_tensor
-from mb_backend_torch.numpy._helpers import t, to_float
+from mb_backend_torch.numpy._common import t, to_float
 
 # Every math op is supported on torch.
 UNSUPPORTED = {}

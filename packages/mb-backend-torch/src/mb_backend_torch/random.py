@@ -12,9 +12,9 @@ call. torch's global RNG is never touched.
 
 import torch
 
-from mb_backend_torch import _device, _random_bits
+from mb_backend_torch import _compat, _device, _random_bits
 from mb_backend_torch._dtypes import to_torch_dtype
-from mb_backend_torch.numpy._helpers import floatx, t
+from mb_backend_torch.numpy._common import floatx, t
 from mb_ops.random import draw_seed
 
 # Every keras.random function runs on torch.
@@ -120,7 +120,7 @@ def gamma(shape, alpha, dtype=None, seed=None):
     generator, device = _generator(seed)
     dtype = _dtype(dtype)
     concentration = torch.full(_shape(shape), float(alpha), dtype=torch.float64, device=device)
-    return torch._standard_gamma(concentration, generator=generator).to(dtype)
+    return _compat.standard_gamma(concentration, generator=generator).to(dtype)
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
@@ -138,6 +138,6 @@ def beta(shape, alpha, beta, dtype=None, seed=None):
     shape = _shape(shape)
     a = torch.broadcast_to(t(alpha).to(device=device, dtype=torch.float64), shape).contiguous()
     b = torch.broadcast_to(t(beta).to(device=device, dtype=torch.float64), shape).contiguous()
-    x = torch._standard_gamma(a, generator=generator)
-    y = torch._standard_gamma(b, generator=generator)
+    x = _compat.standard_gamma(a, generator=generator)
+    y = _compat.standard_gamma(b, generator=generator)
     return (x / (x + y)).to(dtype)

@@ -9,8 +9,8 @@ raise ``NotImplementedError`` and the layer falls back to ``rnn``, as in Keras.
 
 import torch
 
-from mb_backend_torch import _nest
-from mb_backend_torch.numpy._helpers import t
+from mb_backend_torch.numpy._common import t
+from mb_ops import tree
 
 # Every rnn function is provided (lstm/gru decline unusual configs by design).
 UNSUPPORTED = {}
@@ -39,7 +39,7 @@ def rnn(
         ``(last_output, outputs, new_states)``; ``outputs`` is batch-major unless
         ``time_major`` (length 1 along time when ``return_all_outputs`` is False).
     """
-    flat_inputs = [t(x) for x in _nest.flatten(inputs)]
+    flat_inputs = [t(x) for x in tree.flatten(inputs)]
     if not time_major:
         flat_inputs = [_time_first(x) for x in flat_inputs]
     steps = flat_inputs[0].shape[0]
@@ -54,15 +54,15 @@ def rnn(
             mask = mask[..., 0]
         if not time_major:
             mask = _time_first(mask)
-    constants = tuple(_nest.map_structure(t, list(constants or ())))
-    states = tuple(_nest.map_structure(t, list(initial_states)))
-    nested = _nest.is_nested(inputs)
+    constants = tuple(tree.map_structure(t, list(constants or ())))
+    states = tuple(tree.map_structure(t, list(initial_states)))
+    nested = tree.is_nested(inputs)
     order = range(steps - 1, -1, -1) if go_backwards else range(steps)
     outputs = []
     prev_output = None
     for i in order:
         step_input = [x[i] for x in flat_inputs]
-        step_input = _nest.pack_sequence_as(inputs, step_input) if nested else step_input[0]
+        step_input = tree.pack_sequence_as(inputs, step_input) if nested else step_input[0]
         output, new_states = step_function(step_input, states + constants)
         new_states = tuple(new_states) if isinstance(new_states, list | tuple) else (new_states,)
         if mask is not None:
@@ -73,9 +73,9 @@ def rnn(
             output = torch.where(_expand(keep, output), output, fallback)
             flat_new = [
                 torch.where(_expand(keep, n), n, o)
-                for n, o in zip(_nest.flatten(new_states), _nest.flatten(states), strict=True)
+                for n, o in zip(tree.flatten(new_states), tree.flatten(states), strict=True)
             ]
-            new_states = _nest.pack_sequence_as(new_states, flat_new)
+            new_states = tree.pack_sequence_as(new_states, flat_new)
             prev_output = output
         states = tuple(new_states)
         if return_all_outputs or not outputs:
@@ -135,7 +135,6 @@ def lstm(
     return_sequences=False,
     go_backwards=False,
     unroll=False,
-    batch_first=True,
 ):
     """Keras's LSTM (gates i, f, c, o) over ``torch.lstm``; returns (last, outputs, [h, c])."""
     if mask is not None:
@@ -145,8 +144,6 @@ def lstm(
     kernel = t(kernel)
     dtype = kernel.dtype
     x = t(inputs).to(dtype)
-    if not batch_first:
-        x = _time_first(x)
     if go_backwards:
         x = torch.flip(x, dims=[1])
     # Keras's gate order (i, f, c, o) is torch's (i, f, g, o).
@@ -163,8 +160,6 @@ def lstm(
     last = outputs[:, -1]
     if not return_sequences:
         outputs = last.unsqueeze(1)
-    elif not batch_first:
-        outputs = _time_first(outputs)
     return last, outputs, [h_n.squeeze(0), c_n.squeeze(0)]
 
 

@@ -27,12 +27,12 @@ import threading
 
 import torch
 
-from mb_backend_torch import _nest
 from mb_backend_torch._training_foreach import foreach_adam as foreach_adam
 from mb_backend_torch._training_foreach import foreach_sgd as foreach_sgd
 from mb_backend_torch._training_foreach import fused_update as fused_update
 from mb_backend_torch._training_replay import GraphReplay as GraphReplay
-from mb_backend_torch.numpy._helpers import t
+from mb_backend_torch.numpy._common import t
+from mb_ops import tree
 
 # Every training primitive is supported on torch.
 UNSUPPORTED = {}
@@ -90,15 +90,15 @@ def value_and_grad(fn, argnums=0, has_aux=False):
                     f"value_and_grad: argnums={argnums} but the function got only "
                     f"{len(args)} positional argument(s)."
                 )
-            leaves = _nest.flatten(args[pos])
+            leaves = tree.flatten(args[pos])
             prepared = [_leaf(v) for v in leaves]
             outer = outer or any(nested for _, nested in prepared)
             tensors = [p for p, _ in prepared]
             structures.append((args[pos], len(flat_inputs), len(tensors)))
             flat_inputs.extend(tensors)
             args[pos] = (
-                _nest.pack_sequence_as(args[pos], tensors)
-                if _nest.is_nested(args[pos])
+                tree.pack_sequence_as(args[pos], tensors)
+                if tree.is_nested(args[pos])
                 else tensors[0]
             )
         added = {id(x) for x in flat_inputs if x.requires_grad} - _active.leaves
@@ -130,13 +130,13 @@ def value_and_grad(fn, argnums=0, has_aux=False):
         for structure, start, count in structures:
             part = flat_grads[start : start + count]
             packed.append(
-                _nest.pack_sequence_as(structure, part) if _nest.is_nested(structure) else part[0]
+                tree.pack_sequence_as(structure, part) if tree.is_nested(structure) else part[0]
             )
         grads_out = tuple(packed) if multiple else packed[0]
         if not outer:
             value = value.detach()
             if aux is not None:
-                aux = _nest.map_structure(
+                aux = tree.map_structure(
                     lambda v: v.detach() if isinstance(v, torch.Tensor) else v, aux
                 )
         return ((value, aux), grads_out) if has_aux else (value, grads_out)
@@ -144,22 +144,24 @@ def value_and_grad(fn, argnums=0, has_aux=False):
     return wrapped
 
 
-def jit(fn, jit_compile=False, mode=None, pure=False, **options):
+def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
     """``fn`` eager, replayed from a recording, or ``torch.compile(fn)``.
 
     Args:
         fn: the function.
-        jit_compile: True compiles with ``torch.compile``.
-        mode: ``"compile"`` also compiles; ``"eager"`` never records; None
-            records when `pure`.
+        jit_compile: True compiles with ``torch.compile``; None and False do not.
+        donate_argnums: accepted for the contract; torch has no buffer donation.
         pure: ``fn``'s Python has no effect but its result (as ``jax.jit``
             assumes): its aten ops are recorded on the second call per input
             signature and replayed after (`GraphReplay`); a step that reads a
             tensor's value into Python stays eager.
-        **options: passed to ``torch.compile`` (``fullgraph``, ``dynamic``,
-            ``backend``, and ``compile_mode`` for torch.compile's own ``mode``
-            such as ``"reduce-overhead"``).
+        **options: ``mode``: ``"compile"`` also compiles, ``"eager"`` never
+            records, None records when `pure`; the rest is passed to
+            ``torch.compile`` (``fullgraph``, ``dynamic``, ``backend``, and
+            ``compile_mode`` for torch.compile's own ``mode`` such as
+            ``"reduce-overhead"``).
     """
+    mode = options.pop("mode", None)
     if mode not in (None, "eager", "compile"):
         raise ValueError(f"jit: mode must be None, 'eager' or 'compile'. Received {mode!r}.")
     if not (jit_compile is True or mode == "compile"):
@@ -177,11 +179,11 @@ def jit(fn, jit_compile=False, mode=None, pure=False, **options):
 def _batch_at(batches, i, n):
     if isinstance(batches, list | tuple) and len(batches) == n and not _is_stacked(batches, n):
         return batches[i]
-    return _nest.map_structure(lambda leaf: leaf[i], batches)
+    return tree.map_structure(lambda leaf: leaf[i], batches)
 
 
 def _is_stacked(batches, n):
-    leaves = _nest.flatten(batches)
+    leaves = tree.flatten(batches)
     return (
         len(leaves) > 0
         and all(isinstance(v, torch.Tensor) and v.ndim > 0 and v.shape[0] == n for v in leaves)
@@ -189,15 +191,15 @@ def _is_stacked(batches, n):
     )
 
 
-def multi_step(step_fn, n, unroll=1, jit_compile=False):
+def multi_step(step_fn, n, unroll=1, jit_compile=None):
     """Run ``n`` training steps per call.
 
     Args:
         step_fn: ``step_fn(state, batch) -> (state, logs)``.
         n: steps per call (``steps_per_execution``).
         unroll: accepted for parity with jax (torch runs eagerly).
-        jit_compile: compile ``step_fn`` with ``torch.compile`` (once; every
-            step reuses the compiled graph).
+        jit_compile: True compiles ``step_fn`` with ``torch.compile`` (once; every
+            step reuses the compiled graph); None and False run it eagerly.
 
     Returns:
         ``run(state, batches) -> (state, logs)``; ``batches`` is a list of
@@ -220,3 +222,8 @@ def multi_step(step_fn, n, unroll=1, jit_compile=False):
         return state, logs
 
     return run
+
+
+def is_out_of_memory(error):
+    """Whether `error` is torch's allocator running out of device memory."""
+    return isinstance(error, torch.OutOfMemoryError)

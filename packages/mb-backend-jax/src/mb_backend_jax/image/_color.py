@@ -1,4 +1,4 @@
-"""Color space conversions: RGB to grayscale, RGB <-> HSV."""
+"""Color conversions: RGB to grayscale, RGB to HSV and back."""
 
 import jax.numpy as jnp
 

@@ -1,4 +1,4 @@
-"""Image filters: Gaussian blur and Sobel edges (depthwise convolutions)."""
+"""Image filters: Gaussian blur and Sobel edges."""
 
 import jax
 import jax.numpy as jnp

@@ -28,30 +28,32 @@ from mb_backend_jax.nn._activations import squareplus as squareplus
 from mb_backend_jax.nn._activations import tanh as tanh
 from mb_backend_jax.nn._activations import tanh_shrink as tanh_shrink
 from mb_backend_jax.nn._activations import threshold as threshold
-from mb_backend_jax.nn._attention import dot_product_attention as dot_product_attention
+from mb_backend_jax.nn._conv import adaptive_average_pool as adaptive_average_pool
+from mb_backend_jax.nn._conv import adaptive_max_pool as adaptive_max_pool
+from mb_backend_jax.nn._conv import average_pool as average_pool
 from mb_backend_jax.nn._conv import conv as conv
 from mb_backend_jax.nn._conv import conv_transpose as conv_transpose
 from mb_backend_jax.nn._conv import depth_to_space as depth_to_space
 from mb_backend_jax.nn._conv import depthwise_conv as depthwise_conv
 from mb_backend_jax.nn._conv import fold as fold
+from mb_backend_jax.nn._conv import max_pool as max_pool
 from mb_backend_jax.nn._conv import separable_conv as separable_conv
 from mb_backend_jax.nn._conv import space_to_depth as space_to_depth
 from mb_backend_jax.nn._conv import unfold as unfold
-from mb_backend_jax.nn._losses import batch_normalization as batch_normalization
 from mb_backend_jax.nn._losses import binary_crossentropy as binary_crossentropy
 from mb_backend_jax.nn._losses import categorical_crossentropy as categorical_crossentropy
 from mb_backend_jax.nn._losses import ctc_decode as ctc_decode
 from mb_backend_jax.nn._losses import ctc_loss as ctc_loss
-from mb_backend_jax.nn._losses import moments as moments
-from mb_backend_jax.nn._losses import multi_hot as multi_hot
-from mb_backend_jax.nn._losses import one_hot as one_hot
 from mb_backend_jax.nn._losses import psnr as psnr
 from mb_backend_jax.nn._losses import (
     sparse_categorical_crossentropy as sparse_categorical_crossentropy,
 )
-from mb_backend_jax.nn._pooling import adaptive_average_pool as adaptive_average_pool
-from mb_backend_jax.nn._pooling import adaptive_max_pool as adaptive_max_pool
-from mb_backend_jax.nn._pooling import average_pool as average_pool
-from mb_backend_jax.nn._pooling import max_pool as max_pool
+from mb_backend_jax.nn._misc import batch_normalization as batch_normalization
+from mb_backend_jax.nn._misc import dot_product_attention as dot_product_attention
+from mb_backend_jax.nn._misc import moments as moments
+from mb_backend_jax.nn._misc import multi_hot as multi_hot
+from mb_backend_jax.nn._misc import one_hot as one_hot
+from mb_backend_jax.nn._quantization import float8_matmul as float8_matmul
+from mb_backend_jax.nn._quantization import int8_matmul as int8_matmul
 
 UNSUPPORTED = {}

@@ -1,4 +1,4 @@
-"""Encodings, cross-entropies, normalization statistics, PSNR and CTC."""
+"""Cross-entropies, CTC loss and decoding, and PSNR."""
 
 import jax
 import jax.nn as jnn
@@ -9,28 +9,6 @@ from mb_backend_jax.core import cast, convert_to_tensor
 from mb_ops import config, dtypes
 
 _LOG_ZERO = -1e5  # log(0) stand-in that keeps CTC gradients finite
-
-
-def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    """One-hot encoding of int ``x`` along a new ``axis``; negatives give zeros."""
-    if sparse:
-        raise ValueError(
-            "one_hot on the jax backend of mb has no sparse output. Pass sparse=False."
-        )
-    x = convert_to_tensor(x)
-    return jnn.one_hot(x, num_classes, axis=axis, dtype=dtypes.standardize_dtype(dtype))
-
-
-def multi_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    """Multi-hot encoding: 1 for every class present in each row of ``x``."""
-    if sparse:
-        raise ValueError(
-            "multi_hot on the jax backend of mb has no sparse output. Pass sparse=False."
-        )
-    x = convert_to_tensor(x)
-    reduction_axis = 1 if x.ndim > 1 else 0
-    encoded = one_hot(cast(x, "int32"), num_classes, axis=axis, dtype=dtype)
-    return jnp.max(encoded, axis=reduction_axis)
 
 
 def _check_same_shape(target, output, name):
@@ -92,42 +70,6 @@ def binary_crossentropy(target, output, from_logits=False):
     eps = config.epsilon()
     output = jnp.clip(output, eps, 1.0 - eps)
     return -(target * jnp.log(output) + (1.0 - target) * jnp.log(1.0 - output))
-
-
-def moments(x, axes, keepdims=False, synchronized=False):
-    """Mean and variance over ``axes`` (16-bit floats are computed in float32)."""
-    if synchronized:
-        raise NotImplementedError(
-            "moments(synchronized=True) is not supported on the jax backend: there is "
-            "no cross-replica reduction outside a distribution strategy. Pass synchronized=False."
-        )
-    x = convert_to_tensor(x)
-    original = dtypes.standardize_dtype(x.dtype)
-    low_precision = original in ("float16", "bfloat16")
-    if low_precision:
-        x = cast(x, "float32")
-    axes = tuple(axes) if isinstance(axes, list | tuple) else axes
-    mean = jnp.mean(x, axis=axes, keepdims=keepdims)
-    variance = jnp.var(x, axis=axes, keepdims=keepdims)
-    if low_precision:
-        limit = float(jnp.finfo(jnp.float16).max)
-        mean = cast(jnp.clip(mean, -limit, limit), original)
-        variance = cast(jnp.clip(variance, -limit, limit), original)
-    return mean, variance
-
-
-def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
-    """``(x - mean) / sqrt(variance + epsilon) * scale + offset`` along ``axis``."""
-    x = convert_to_tensor(x)
-    shape = [1] * x.ndim
-    shape[axis] = -1
-    inv = jax.lax.rsqrt(jnp.reshape(convert_to_tensor(variance), shape) + epsilon)
-    if scale is not None:
-        inv = inv * jnp.reshape(convert_to_tensor(scale), shape)
-    shift = -jnp.reshape(convert_to_tensor(mean), shape) * inv
-    if offset is not None:
-        shift = shift + jnp.reshape(convert_to_tensor(offset), shape)
-    return x * inv + shift
 
 
 def psnr(x1, x2, max_val):

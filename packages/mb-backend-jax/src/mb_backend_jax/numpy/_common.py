@@ -2,8 +2,8 @@
 
 import jax.numpy as jnp
 
+from mb_backend_jax._convert import float_dtype_of
 from mb_backend_jax.core import cast, convert_to_tensor
-from mb_backend_jax.core._convert import float_dtype_of
 from mb_ops import config, dtypes
 
 

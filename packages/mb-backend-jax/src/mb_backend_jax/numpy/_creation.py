@@ -140,11 +140,6 @@ def meshgrid(*x, indexing="xy"):
     return jnp.meshgrid(*[convert_to_tensor(v) for v in x], indexing=indexing)
 
 
-def vander(x, N=None, increasing=False):
-    """The Vandermonde matrix of ``x``."""
-    return jnp.vander(convert_to_tensor(x), N=N, increasing=increasing)
-
-
 def _window(jnp_fn, name):
     def op(x):
         return cast(jnp_fn(int(x)), config.floatx())

@@ -1,4 +1,4 @@
-"""Element-wise ops: arithmetic, comparisons, logic, bits, and math functions."""
+"""Element-wise ops: arithmetic, powers, logs, trigonometry, rounding, comparisons, logic, bits."""
 
 import jax.numpy as jnp
 
@@ -57,7 +57,6 @@ imag = unary(jnp.imag, "imag")
 cbrt = unary(jnp.cbrt, "cbrt", int_to_floatx)
 deg2rad = unary(jnp.deg2rad, "deg2rad", int_to_floatx)
 rad2deg = unary(jnp.rad2deg, "rad2deg", int_to_floatx)
-copy = unary(jnp.copy, "copy")
 isfinite = unary(jnp.isfinite, "isfinite")
 isinf = unary(jnp.isinf, "isinf")
 isnan = unary(jnp.isnan, "isnan")

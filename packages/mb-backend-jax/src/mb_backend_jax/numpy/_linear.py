@@ -1,8 +1,9 @@
-"""Products and contractions: matmul, dot, einsum, tensordot and friends."""
+"""Products and linear-algebra flavoured ops: matmul, dot, einsum, diagonals, triangles."""
 
 import jax.numpy as jnp
 
-from mb_backend_jax.core import convert_to_tensor
+from mb_backend_jax.core import cast, convert_to_tensor
+from mb_ops import dtypes
 
 
 def _int8_accumulator(*xs):
@@ -81,3 +82,40 @@ def correlate(x1, x2, mode="valid"):
 def slogdet(x):
     """``(sign, log|det|)`` of square matrices."""
     return tuple(jnp.linalg.slogdet(convert_to_tensor(x)))
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of ``x``."""
+    return jnp.vander(convert_to_tensor(x), N=N, increasing=increasing)
+
+
+def corrcoef(x):
+    """Pearson correlation coefficients between the rows of ``x``."""
+    x = convert_to_tensor(x)
+    x = cast(x, dtypes.result_type(x.dtype, float))
+    return jnp.corrcoef(x)
+
+
+def diag(x, k=0):
+    """The ``k``-th diagonal of a 2-D ``x``, or a 2-D matrix from a 1-D ``x``."""
+    return jnp.diag(convert_to_tensor(x), k=k)
+
+
+def diagflat(x, k=0):
+    """A 2-D matrix with the flattened ``x`` on diagonal ``k``."""
+    return jnp.diagflat(convert_to_tensor(x), k=k)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    """The diagonal of ``x`` in the plane ``(axis1, axis2)``."""
+    return jnp.diagonal(convert_to_tensor(x), offset=offset, axis1=axis1, axis2=axis2)
+
+
+def tril(x, k=0):
+    """``x`` with the entries above diagonal ``k`` zeroed."""
+    return jnp.tril(convert_to_tensor(x), k=k)
+
+
+def triu(x, k=0):
+    """``x`` with the entries below diagonal ``k`` zeroed."""
+    return jnp.triu(convert_to_tensor(x), k=k)

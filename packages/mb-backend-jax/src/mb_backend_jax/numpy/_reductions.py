@@ -1,4 +1,6 @@
-"""Reductions, statistics and cumulative ops."""
+"""Reductions, statistics, sorting and cumulative ops."""
+
+import builtins
 
 import jax
 import jax.numpy as jnp
@@ -231,8 +233,50 @@ def histogram(x, bins=10, range=None):
     return jnp.histogram(x, bins=bins, range=range)
 
 
-def corrcoef(x):
-    """Pearson correlation coefficients between the rows of ``x``."""
+def sort(x, axis=-1):
+    """``x`` sorted along ``axis``."""
+    return jnp.sort(convert_to_tensor(x), axis=axis)
+
+
+def argsort(x, axis=-1):
+    """The indices that sort ``x`` along ``axis``."""
     x = convert_to_tensor(x)
-    x = cast(x, dtypes.result_type(x.dtype, float))
-    return jnp.corrcoef(x)
+    if x.ndim == 0:
+        return jnp.argsort(x, axis=None)
+    return jnp.argsort(x, axis=axis)
+
+
+def argpartition(x, kth, axis=-1):
+    """Indices that partition ``x`` around its ``kth`` element."""
+    x = convert_to_tensor(x)
+    if axis is None:
+        return jnp.argpartition(jnp.reshape(x, (-1,)), kth, axis=0)
+    return jnp.argpartition(x, kth, axis=axis)
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    """Occurrence counts of each non-negative int (row-wise for 2-D input).
+
+    The output length depends on the values, so this op cannot be traced
+    under ``jax.jit``.
+    """
+    if sparse:
+        raise ValueError("bincount on the jax backend has no sparse output. Pass sparse=False.")
+    x = convert_to_tensor(x)
+    if weights is not None:
+        weights = convert_to_tensor(weights)
+    length = builtins.max(int(jnp.max(x)) + 1 if x.size else 0, minlength)
+    if x.ndim == 2:
+        if weights is None:
+            rows = [jnp.bincount(row, length=length) for row in x]
+        else:
+            rows = [
+                jnp.bincount(r, weights=w, length=length) for r, w in zip(x, weights, strict=True)
+            ]
+        return jnp.stack(rows)
+    return jnp.bincount(x, weights=weights, length=length)
+
+
+def diff(a, n=1, axis=-1):
+    """The ``n``-th discrete difference along ``axis``."""
+    return jnp.diff(convert_to_tensor(a), n=n, axis=axis)

@@ -1,9 +1,9 @@
-"""Shape manipulation: reshape, join, split, reorder, pad and gather."""
+"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, copying."""
 
 import jax.numpy as jnp
 
 from mb_backend_jax.core import convert_to_tensor
-from mb_backend_jax.numpy._common import axis_arg
+from mb_backend_jax.numpy._common import axis_arg, unary
 from mb_ops import dtypes
 
 
@@ -149,19 +149,6 @@ def repeat(x, repeats, axis=None):
     return jnp.repeat(x, repeats, axis=axis)
 
 
-def pad(x, pad_width, mode="constant", constant_values=None):
-    """``x`` padded by ``pad_width`` with the given ``mode``."""
-    x = convert_to_tensor(x)
-    kwargs = {}
-    if constant_values is not None:
-        if mode != "constant":
-            raise ValueError(
-                f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
-            )
-        kwargs["constant_values"] = constant_values
-    return jnp.pad(x, pad_width, mode=mode, **kwargs)
-
-
 def ndim(x):
     """The number of axes of ``x``."""
     return jnp.ndim(convert_to_tensor(x))
@@ -185,36 +172,9 @@ def unravel_index(indices, shape):
     return jnp.unravel_index(convert_to_tensor(indices), shape)
 
 
-def diag(x, k=0):
-    """The ``k``-th diagonal of a 2-D ``x``, or a 2-D matrix from a 1-D ``x``."""
-    return jnp.diag(convert_to_tensor(x), k=k)
+copy = unary(jnp.copy, "copy")
 
 
-def diagflat(x, k=0):
-    """A 2-D matrix with the flattened ``x`` on diagonal ``k``."""
-    return jnp.diagflat(convert_to_tensor(x), k=k)
-
-
-def diagonal(x, offset=0, axis1=0, axis2=1):
-    """The diagonal of ``x`` in the plane ``(axis1, axis2)``."""
-    return jnp.diagonal(convert_to_tensor(x), offset=offset, axis1=axis1, axis2=axis2)
-
-
-def tril(x, k=0):
-    """``x`` with the entries above diagonal ``k`` zeroed."""
-    return jnp.tril(convert_to_tensor(x), k=k)
-
-
-def triu(x, k=0):
-    """``x`` with the entries below diagonal ``k`` zeroed."""
-    return jnp.triu(convert_to_tensor(x), k=k)
-
-
-def take(x, indices, axis=None):
-    """Elements of ``x`` at ``indices`` along ``axis`` (flat when None)."""
-    return jnp.take(convert_to_tensor(x), convert_to_tensor(indices), axis=axis)
-
-
-def take_along_axis(x, indices, axis=None):
-    """Elements of ``x`` picked by matching ``indices`` along ``axis``."""
-    return jnp.take_along_axis(convert_to_tensor(x), convert_to_tensor(indices), axis=axis)
+def nonzero(x):
+    """The indices of the non-zero elements, one array per axis."""
+    return jnp.nonzero(convert_to_tensor(x))

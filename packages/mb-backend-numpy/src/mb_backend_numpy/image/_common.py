@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from mb_backend_numpy.nn._windows import data_format as standardize_data_format
+from mb_backend_numpy.nn._common import data_format as standardize_data_format
 
 
 def check_rank(images):

@@ -1,11 +1,11 @@
-"""Resizing and scale-and-translate with separable kernels (JAX's ``jax.image`` rules)."""
+"""Resizing (with crop/pad to the target aspect ratio) and scale-and-translate."""
 
 import numpy as np
 
 from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy._dtypes import result_type
 from mb_backend_numpy.image._common import check_rank
-from mb_backend_numpy.nn._windows import data_format as standardize_data_format
+from mb_backend_numpy.nn._common import data_format as standardize_data_format
 
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
 SCALE_AND_TRANSLATE_METHODS = (

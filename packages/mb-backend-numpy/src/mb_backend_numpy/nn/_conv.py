@@ -1,12 +1,13 @@
-"""Convolutions: regular, grouped, depthwise, separable and transposed, in N dimensions."""
+"""Convolutions, pooling, patches (unfold/fold) and pixel shuffles."""
 
+import math
 import string
 
 import numpy as np
 
 from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy._dtypes import result_type
-from mb_backend_numpy.nn._windows import (
+from mb_backend_numpy.nn._common import (
     data_format,
     from_channels_last,
     pad_spatial,
@@ -153,3 +154,142 @@ def conv_transpose(
         cast(x, compute), cast(flipped, compute), (1,) * n, pads, dilation, lhs_dilation=strides
     )
     return from_channels_last(cast(out, dtype), fmt)
+
+
+def _pair(value):
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding blocks of an (N, C, H, W) input as (N, C * kH * kW, L), like torch's Unfold."""
+    x = to_tensor(x)
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (kernel_size, dilation, padding, stride))
+    n, c = x.shape[:2]
+    x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    oh = (x.shape[2] - (kh - 1) * dh - 1) // sh + 1
+    ow = (x.shape[3] - (kw - 1) * dw - 1) // sw + 1
+    patches = np.empty((n, c, kh, kw, oh, ow), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            rows = slice(i * dh, i * dh + (oh - 1) * sh + 1, sh)
+            cols = slice(j * dw, j * dw + (ow - 1) * sw + 1, sw)
+            patches[:, :, i, j] = x[:, :, rows, cols]
+    return patches.reshape(n, c * kh * kw, oh * ow)
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Sum (N, C * kH * kW, L) blocks back into (N, C, H, W), like torch's Fold."""
+    x = to_tensor(x)
+    (oh, ow), (kh, kw) = _pair(output_size), _pair(kernel_size)
+    (dh, dw), (ph, pw), (sh, sw) = map(_pair, (dilation, padding, stride))
+    n = x.shape[0]
+    c = x.shape[1] // (kh * kw)
+    nh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    nw = (ow + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    blocks = x.reshape(n, c, kh, kw, nh, nw)
+    out = np.zeros((n, c, oh + 2 * ph, ow + 2 * pw), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            rows = slice(i * dh, i * dh + (nh - 1) * sh + 1, sh)
+            cols = slice(j * dw, j * dw + (nw - 1) * sw + 1, sw)
+            out[:, :, rows, cols] += blocks[:, :, i, j]
+    return out[:, :, ph : ph + oh, pw : pw + ow]
+
+
+def depth_to_space(x, block_size, data_format="channels_last"):
+    x = to_tensor(x)
+    b = block_size
+    if data_format == "channels_last":
+        n, h, w, c = x.shape
+        x = x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5)
+        return x.reshape(n, h * b, w * b, c // (b * b))
+    n, c, h, w = x.shape
+    x = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return x.reshape(n, c // (b * b), h * b, w * b)
+
+
+def space_to_depth(x, block_size, data_format="channels_last"):
+    x = to_tensor(x)
+    b = block_size
+    if data_format == "channels_last":
+        n, h, w, c = x.shape
+        x = x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
+        return x.reshape(n, h // b, w // b, c * b * b)
+    n, c, h, w = x.shape
+    x = x.reshape(n, c, h // b, b, w // b, b).transpose(0, 1, 3, 5, 2, 4)
+    return x.reshape(n, c * b * b, h // b, w // b)
+
+
+def _prepare(inputs, pool_size, strides, padding, fmt):
+    x = to_channels_last(to_tensor(inputs), fmt)
+    n = x.ndim - 2
+    pool_size = per_axis(pool_size, n, "pool_size")
+    strides = pool_size if strides is None else per_axis(strides, n, "strides")
+    pads = paddings(x.shape[1:-1], pool_size, strides, padding)
+    return x, n, pool_size, strides, pads
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    fmt = _data_format(data_format)
+    x, n, pool_size, strides, pads = _prepare(inputs, pool_size, strides, padding, fmt)
+    if x.dtype.kind == "f" or x.dtype.kind == "V" or x.dtype.name == "bfloat16":
+        low = -np.inf
+    else:
+        low = np.iinfo(x.dtype).min if x.dtype.kind in "iu" else False
+    view = windows(pad_spatial(x, pads, low), pool_size, strides)
+    out = np.max(view, axis=tuple(range(-n, 0)))
+    return from_channels_last(out, fmt)
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    fmt = _data_format(data_format)
+    x, n, pool_size, strides, pads = _prepare(inputs, pool_size, strides, padding, fmt)
+    axes = tuple(range(-n, 0))
+    compute = "float32" if x.dtype.itemsize < 4 and x.dtype.kind != "c" else x.dtype
+    sums = np.sum(windows(pad_spatial(x, pads), pool_size, strides), axis=axes, dtype=compute)
+    if padding.lower() == "valid":
+        out = sums / math.prod(pool_size)
+    else:
+        # Padded positions do not count: divide by the number of real inputs per window.
+        ones = np.ones((1, *x.shape[1:-1], 1), dtype=compute)
+        counts = np.sum(windows(pad_spatial(ones, pads), pool_size, strides), axis=axes)
+        out = sums / counts
+    return from_channels_last(out.astype(x.dtype, copy=False), fmt)
+
+
+def _data_format(value):
+    return data_format(value)
+
+
+def _adaptive_bounds(size, out):
+    """PyTorch's adaptive windows: [floor(i*size/out), ceil((i+1)*size/out))."""
+    starts = [(i * size) // out for i in range(out)]
+    ends = [-(-((i + 1) * size) // out) for i in range(out)]
+    return starts, ends
+
+
+def _adaptive(inputs, output_size, reduce, fmt):
+    x = to_channels_last(to_tensor(inputs), fmt)
+    n = x.ndim - 2
+    if n not in (1, 2, 3):
+        raise ValueError(
+            f"Adaptive pooling supports 1D, 2D and 3D inputs (rank 3 to 5). "
+            f"Received an input of rank {x.ndim}."
+        )
+    output_size = per_axis(output_size, n, "output_size")
+    for axis, out in enumerate(output_size, start=1):
+        starts, ends = _adaptive_bounds(x.shape[axis], out)
+        parts = [
+            reduce(np.take(x, range(s, e), axis=axis), axis=axis, keepdims=True)
+            for s, e in zip(starts, ends, strict=False)
+        ]
+        x = np.concatenate(parts, axis=axis).astype(x.dtype, copy=False)
+    return from_channels_last(x, fmt)
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    return _adaptive(inputs, output_size, np.mean, _data_format(data_format))
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    return _adaptive(inputs, output_size, np.max, _data_format(data_format))

@@ -1,38 +1,13 @@
-"""Encodings and losses: one-hot, cross-entropies, CTC loss and decoding."""
+"""Cross-entropies, CTC loss and decoding, and PSNR."""
 
 import numpy as np
 
 from mb_backend_numpy._convert import convert_to_tensor, to_tensor
 from mb_backend_numpy._dtypes import result_type
 from mb_backend_numpy.nn._activations import log_softmax, sigmoid
+from mb_backend_numpy.nn._misc import one_hot
 from mb_backend_numpy.numpy._common import cast, quiet
 from mb_ops import config
-
-
-def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    if sparse:
-        raise ValueError(
-            "one_hot(sparse=True) is not supported on the numpy backend: it has no sparse "
-            "tensors. Pass sparse=False."
-        )
-    x = to_tensor(x).astype("int64", copy=False)
-    dtype = dtype or config.floatx()
-    num_classes = int(num_classes) if num_classes else int(np.max(x)) + 1
-    out = (x[..., None] == np.arange(num_classes)).astype(cast(0, dtype).dtype)
-    if axis != -1:
-        out = np.moveaxis(out, -1, axis)
-    return out
-
-
-def multi_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    if sparse:
-        raise ValueError(
-            "multi_hot(sparse=True) is not supported on the numpy backend: it has no sparse "
-            "tensors. Pass sparse=False."
-        )
-    x = to_tensor(x)
-    reduce_axis = 1 if x.ndim > 1 else 0
-    return np.max(one_hot(x, num_classes, axis=axis, dtype=dtype), axis=reduce_axis)
 
 
 def _check_same_shape(target, output):
@@ -211,3 +186,15 @@ def ctc_decode(
     raise ValueError(
         f"ctc_decode strategy must be 'greedy' or 'beam_search'. Received: {strategy!r}."
     )
+
+
+@quiet
+def psnr(x1, x2, max_val):
+    x1, x2 = to_tensor(x1), to_tensor(x2)
+    if x1.shape != x2.shape:
+        raise ValueError(
+            f"psnr expects inputs of the same shape. Received: {x1.shape} and {x2.shape}."
+        )
+    max_val = convert_to_tensor(max_val, dtype=x2.dtype)
+    mse = np.mean(np.square(x1 - x2))
+    return 20 * np.log10(max_val) - 10 * np.log10(mse)

@@ -1,11 +1,12 @@
-"""Normalization statistics, attention, PSNR, patches (unfold/fold) and pixel shuffles."""
+"""Normalization statistics, one-hot encodings and dot-product attention."""
 
 import numpy as np
 
-from mb_backend_numpy._convert import convert_to_tensor, to_tensor
+from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy._dtypes import result_type, standardize_dtype
 from mb_backend_numpy.nn._activations import softmax
-from mb_backend_numpy.numpy._common import cast, quiet
+from mb_backend_numpy.numpy._common import cast
+from mb_ops import config
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
@@ -42,18 +43,6 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
     if offset is not None:
         shift = shift + to_tensor(offset).reshape(shape)
     return (x * inv + shift).astype(x.dtype, copy=False)
-
-
-@quiet
-def psnr(x1, x2, max_val):
-    x1, x2 = to_tensor(x1), to_tensor(x2)
-    if x1.shape != x2.shape:
-        raise ValueError(
-            f"psnr expects inputs of the same shape. Received: {x1.shape} and {x2.shape}."
-        )
-    max_val = convert_to_tensor(max_val, dtype=x2.dtype)
-    mse = np.mean(np.square(x1 - x2))
-    return 20 * np.log10(max_val) - 10 * np.log10(mse)
 
 
 def _large_negative(dtype):
@@ -111,65 +100,27 @@ def dot_product_attention(
     return cast(encoded, dtype)
 
 
-def _pair(value):
-    return (value, value) if isinstance(value, int) else tuple(value)
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    if sparse:
+        raise ValueError(
+            "one_hot(sparse=True) is not supported on the numpy backend: it has no sparse "
+            "tensors. Pass sparse=False."
+        )
+    x = to_tensor(x).astype("int64", copy=False)
+    dtype = dtype or config.floatx()
+    num_classes = int(num_classes) if num_classes else int(np.max(x)) + 1
+    out = (x[..., None] == np.arange(num_classes)).astype(cast(0, dtype).dtype)
+    if axis != -1:
+        out = np.moveaxis(out, -1, axis)
+    return out
 
 
-def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    """Sliding blocks of an (N, C, H, W) input as (N, C * kH * kW, L), like torch's Unfold."""
-    x = to_tensor(input)
-    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (kernel_size, dilation, padding, stride))
-    n, c = x.shape[:2]
-    x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
-    oh = (x.shape[2] - (kh - 1) * dh - 1) // sh + 1
-    ow = (x.shape[3] - (kw - 1) * dw - 1) // sw + 1
-    patches = np.empty((n, c, kh, kw, oh, ow), dtype=x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            rows = slice(i * dh, i * dh + (oh - 1) * sh + 1, sh)
-            cols = slice(j * dw, j * dw + (ow - 1) * sw + 1, sw)
-            patches[:, :, i, j] = x[:, :, rows, cols]
-    return patches.reshape(n, c * kh * kw, oh * ow)
-
-
-def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    """Sum (N, C * kH * kW, L) blocks back into (N, C, H, W), like torch's Fold."""
-    x = to_tensor(x)
-    (oh, ow), (kh, kw) = _pair(output_size), _pair(kernel_size)
-    (dh, dw), (ph, pw), (sh, sw) = map(_pair, (dilation, padding, stride))
-    n = x.shape[0]
-    c = x.shape[1] // (kh * kw)
-    nh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-    nw = (ow + 2 * pw - dw * (kw - 1) - 1) // sw + 1
-    blocks = x.reshape(n, c, kh, kw, nh, nw)
-    out = np.zeros((n, c, oh + 2 * ph, ow + 2 * pw), dtype=x.dtype)
-    for i in range(kh):
-        for j in range(kw):
-            rows = slice(i * dh, i * dh + (nh - 1) * sh + 1, sh)
-            cols = slice(j * dw, j * dw + (nw - 1) * sw + 1, sw)
-            out[:, :, rows, cols] += blocks[:, :, i, j]
-    return out[:, :, ph : ph + oh, pw : pw + ow]
-
-
-def depth_to_space(x, block_size, data_format="channels_last"):
-    x = to_tensor(x)
-    b = block_size
-    if data_format == "channels_last":
-        n, h, w, c = x.shape
-        x = x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5)
-        return x.reshape(n, h * b, w * b, c // (b * b))
-    n, c, h, w = x.shape
-    x = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
-    return x.reshape(n, c // (b * b), h * b, w * b)
-
-
-def space_to_depth(x, block_size, data_format="channels_last"):
-    x = to_tensor(x)
-    b = block_size
-    if data_format == "channels_last":
-        n, h, w, c = x.shape
-        x = x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
-        return x.reshape(n, h // b, w // b, c * b * b)
-    n, c, h, w = x.shape
-    x = x.reshape(n, c, h // b, b, w // b, b).transpose(0, 1, 3, 5, 2, 4)
-    return x.reshape(n, c * b * b, h // b, w // b)
+def multi_hot(inputs, num_classes, axis=-1, dtype=None, sparse=False):
+    if sparse:
+        raise ValueError(
+            "multi_hot(sparse=True) is not supported on the numpy backend: it has no sparse "
+            "tensors. Pass sparse=False."
+        )
+    inputs = to_tensor(inputs)
+    reduce_axis = 1 if inputs.ndim > 1 else 0
+    return np.max(one_hot(inputs, num_classes, axis=axis, dtype=dtype), axis=reduce_axis)

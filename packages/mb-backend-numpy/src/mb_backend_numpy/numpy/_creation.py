@@ -152,14 +152,3 @@ def hanning(x):
 
 def kaiser(x, beta):
     return _window(np.kaiser, x, float(to_tensor(beta)))
-
-
-def copy(x):
-    return np.copy(to_tensor(x))
-
-
-def view(x, dtype=None):
-    x = to_tensor(x)
-    if dtype is None:
-        return x.view()
-    return x.view(to_numpy_dtype(dtype))

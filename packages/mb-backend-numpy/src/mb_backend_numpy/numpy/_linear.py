@@ -1,4 +1,4 @@
-"""Products and other linear-algebra flavoured ops of ``keras.ops.numpy``."""
+"""Products and linear-algebra flavoured ops: matmul, dot, einsum, diagonals, triangles."""
 
 import numpy as np
 
@@ -107,3 +107,23 @@ def vander(x, N=None, increasing=False):
     dtype = result_type(x.dtype)
     compute = result_type(x.dtype, floatx())
     return cast(np.vander(cast(x, compute), N=N, increasing=increasing), dtype)
+
+
+def diag(x, k=0):
+    return np.diag(to_tensor(x), k=k)
+
+
+def diagflat(x, k=0):
+    return np.diagflat(to_tensor(x), k=k)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    return np.diagonal(to_tensor(x), offset=offset, axis1=axis1, axis2=axis2)
+
+
+def tril(x, k=0):
+    return np.tril(to_tensor(x), k=k)
+
+
+def triu(x, k=0):
+    return np.triu(to_tensor(x), k=k)

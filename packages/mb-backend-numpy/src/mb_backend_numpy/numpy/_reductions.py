@@ -1,4 +1,4 @@
-"""Reductions and scans: sums, means, extrema, statistics, cumulative ops."""
+"""Reductions, statistics, sorting and cumulative ops."""
 
 import warnings
 
@@ -286,3 +286,52 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     if x is not None:
         x = to_tensor(x)
     return cast(np.trapezoid(y, x, dx=convert_to_tensor(dx), axis=axis), dtype)
+
+
+def sort(x, axis=-1):
+    return np.sort(to_tensor(x), axis=axis)
+
+
+def argsort(x, axis=-1):
+    return cast(np.argsort(to_tensor(x), axis=axis), "int32")
+
+
+def argpartition(x, kth, axis=-1):
+    return cast(np.argpartition(to_tensor(x), kth, axis=axis), "int32")
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    if sparse:
+        raise ValueError(
+            "bincount(sparse=True) is not supported on the numpy backend: it has no sparse "
+            "tensors. Pass sparse=False."
+        )
+    x = to_tensor(x)
+    if weights is not None:
+        weights = to_tensor(weights)
+        dtype = result_type(x.dtype, weights.dtype)
+    else:
+        dtype = "int32"
+    if x.ndim == 2:
+        if weights is None:
+            rows = [np.bincount(row, minlength=minlength) for row in x]
+        else:
+            rows = [
+                np.bincount(r, weights=w, minlength=minlength)
+                for r, w in zip(x, weights, strict=False)
+            ]
+        length = max([len(r) for r in rows], default=minlength)
+        rows = [np.pad(r, (0, length - len(r))) for r in rows]
+        return cast(np.stack(rows) if rows else np.zeros((0, length)), dtype)
+    return cast(np.bincount(x, weights=weights, minlength=minlength), dtype)
+
+
+def histogram(x, bins=10, range=None):
+    """Counts and bin edges, both in ``x``'s dtype (mb's rule, as Keras's JAX backend)."""
+    x = to_tensor(x)
+    counts, edges = np.histogram(x, bins=bins, range=range)
+    return counts.astype(x.dtype), edges.astype(x.dtype)
+
+
+def diff(a, n=1, axis=-1):
+    return np.diff(to_tensor(a), n=n, axis=axis)

@@ -1,9 +1,10 @@
-"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, padding."""
+"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, copying."""
 
 import numpy as np
 
 from mb_backend_numpy._convert import to_tensor
-from mb_backend_numpy.numpy._common import axis_arg, promote, stack_dtype
+from mb_backend_numpy._dtypes import result_type, to_numpy_dtype
+from mb_backend_numpy.numpy._common import axis_arg, cast, promote, stack_dtype
 
 
 def reshape(x, newshape):
@@ -144,37 +145,22 @@ def roll(x, shift, axis=None):
     return np.roll(to_tensor(x), shift, axis=axis_arg(axis))
 
 
-def pad(x, pad_width, mode="constant", constant_values=None):
+def copy(x):
+    return np.copy(to_tensor(x))
+
+
+def view(x, dtype=None):
     x = to_tensor(x)
-    kwargs = {}
-    if constant_values is not None:
-        if mode != "constant":
-            raise ValueError(
-                f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
-            )
-        kwargs["constant_values"] = constant_values
-    return np.pad(x, np.asarray(pad_width).tolist(), mode=mode, **kwargs)
+    if dtype is None:
+        return x.view()
+    return x.view(to_numpy_dtype(dtype))
 
 
-def diff(a, n=1, axis=-1):
-    return np.diff(to_tensor(a), n=n, axis=axis)
+def nonzero(x):
+    return tuple(cast(i, "int32") for i in np.nonzero(to_tensor(x)))
 
 
-def diag(x, k=0):
-    return np.diag(to_tensor(x), k=k)
-
-
-def diagflat(x, k=0):
-    return np.diagflat(to_tensor(x), k=k)
-
-
-def diagonal(x, offset=0, axis1=0, axis2=1):
-    return np.diagonal(to_tensor(x), offset=offset, axis1=axis1, axis2=axis2)
-
-
-def tril(x, k=0):
-    return np.tril(to_tensor(x), k=k)
-
-
-def triu(x, k=0):
-    return np.triu(to_tensor(x), k=k)
+def unravel_index(indices, shape):
+    indices = to_tensor(indices)
+    dtype = result_type(indices.dtype)
+    return tuple(cast(i, dtype) for i in np.unravel_index(indices, tuple(shape)))

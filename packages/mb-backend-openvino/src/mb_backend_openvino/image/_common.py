@@ -1,7 +1,7 @@
 """Checks and layout helpers shared by the image functions."""
 
 from mb_backend_openvino._graph import i64, opset
-from mb_backend_openvino.nn._layout import data_format as standardize_data_format
+from mb_backend_openvino.nn._common import data_format as standardize_data_format
 
 
 def check_rank(images):

@@ -1,4 +1,4 @@
-"""Filters: Gaussian blur and Sobel edges, as depthwise convolutions in OpenVINO."""
+"""Image filters: Gaussian blur and Sobel edges."""
 
 import numpy as np
 
@@ -6,7 +6,7 @@ from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import cv, i64, opset, run
 from mb_backend_openvino.image._common import check_rank, restore, to_batch_channels_last
-from mb_backend_openvino.nn._layout import data_format as standardize_data_format
+from mb_backend_openvino.nn._common import data_format as standardize_data_format
 
 
 def _gaussian_taps(size, sigma):

@@ -1,4 +1,4 @@
-"""Resizing and scale-and-translate with separable kernels (``jax.image``'s rules).
+"""Resizing (with crop/pad to the target aspect ratio) and scale-and-translate.
 
 The interpolation weights depend only on sizes, scale and translation, so they are
 built once as constant (in, out) matrices of the compiled model; OpenVINO applies
@@ -11,7 +11,7 @@ from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import const_like, cv, i64, opset, run
 from mb_backend_openvino.image._common import check_rank
-from mb_backend_openvino.nn._layout import data_format as standardize_data_format
+from mb_backend_openvino.nn._common import data_format as standardize_data_format
 
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
 SCALE_AND_TRANSLATE_METHODS = (

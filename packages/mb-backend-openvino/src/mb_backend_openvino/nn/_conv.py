@@ -1,4 +1,4 @@
-"""Convolutions on OpenVINO: regular, grouped, depthwise, separable and transposed.
+"""Convolutions, pooling, patches (unfold/fold) and pixel shuffles.
 
 OpenVINO convolves channels-first data with (out, in, *spatial) filters; mb
 kernels are (*spatial, in, out) as in Keras. Both layouts are handled inside one
@@ -9,8 +9,17 @@ import numpy as np
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
-from mb_backend_openvino._graph import cv, i64, opset, run, static_shape
-from mb_backend_openvino.nn._layout import (
+from mb_backend_openvino._graph import (
+    const_like,
+    cv,
+    i64,
+    opset,
+    reshape,
+    run,
+    static_shape,
+    transpose,
+)
+from mb_backend_openvino.nn._common import (
     auto_pad,
     check_padding,
     data_format,
@@ -191,3 +200,202 @@ def conv_transpose(
         dtype,
     )
     return run(key, build, x, kernel, static=(1,))
+
+
+def _pair(value):
+    return (
+        (int(value), int(value))
+        if isinstance(value, int | np.integer)
+        else tuple(int(v) for v in value)
+    )
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding blocks of an (N, C, H, W) input as (N, C * kH * kW, L), like torch's Unfold."""
+    x = to_tensor(x)
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (kernel_size, dilation, padding, stride))
+    n, c, h, w = x.shape
+    hp, wp = h + 2 * ph, w + 2 * pw
+    oh = (hp - (kh - 1) * dh - 1) // sh + 1
+    ow = (wp - (kw - 1) * dw - 1) // sw + 1
+
+    def build(a):
+        a = opset.pad(a, i64([0, 0, ph, pw]), i64([0, 0, ph, pw]), "constant", const_like(0, a))
+        taps = []
+        for i in range(kh):
+            for j in range(kw):
+                begin = [0, 0, i * dh, j * dw]
+                end = [n, c, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1]
+                part = opset.strided_slice(
+                    a, i64(begin), i64(end), i64([1, 1, sh, sw]), [0] * 4, [0] * 4
+                )
+                taps.append(opset.unsqueeze(part, i64([2])))
+        patches = opset.concat(taps, 2)  # (N, C, kh*kw, oh, ow)
+        return reshape(patches.output(0), [n, c * kh * kw, oh * ow])
+
+    return run(("unfold", (kh, kw, dh, dw, ph, pw, sh, sw)), build, x, static=True)
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Sum (N, C * kH * kW, L) blocks back into (N, C, H, W), like torch's Fold."""
+    x = to_tensor(x)
+    (oh, ow), (kh, kw) = _pair(output_size), _pair(kernel_size)
+    (dh, dw), (ph, pw), (sh, sw) = map(_pair, (dilation, padding, stride))
+    n = x.shape[0]
+    c = x.shape[1] // (kh * kw)
+    nh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+    nw = (ow + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+    full_h, full_w = oh + 2 * ph, ow + 2 * pw
+
+    def build(a):
+        blocks = reshape(a, [n, c, kh, kw, nh, nw])
+        total = None
+        for i in range(kh):
+            for j in range(kw):
+                block = opset.gather(opset.gather(blocks, i64(i), i64(2)), i64(j), i64(2))
+                # Spread the block with the stride (zeros between taps), then place it.
+                spread = _spread(block.output(0), sh, sw, nh, nw)
+                rows = (nh - 1) * sh + 1
+                cols = (nw - 1) * sw + 1
+                top, left = i * dh, j * dw
+                placed = opset.pad(
+                    spread,
+                    i64([0, 0, top, left]),
+                    i64([0, 0, full_h - top - rows, full_w - left - cols]),
+                    "constant",
+                    const_like(0, a),
+                )
+                total = placed if total is None else opset.add(total, placed)
+        return opset.slice(total, i64([ph, pw]), i64([ph + oh, pw + ow]), i64([1, 1]), i64([2, 3]))
+
+    return run(("fold", (oh, ow, kh, kw, dh, dw, ph, pw, sh, sw)), build, x, static=True)
+
+
+def _spread(node, sh, sw, nh, nw):
+    """(N, C, nh, nw) -> (N, C, (nh-1)*sh+1, (nw-1)*sw+1) with zeros between the values."""
+    if sh > 1:
+        node = opset.unsqueeze(node, i64([3]))
+        node = opset.pad(
+            node, i64([0, 0, 0, 0, 0]), i64([0, 0, 0, sh - 1, 0]), "constant", const_like(0, node)
+        )
+        node = opset.reshape(node, i64([0, 0, -1, nw]), True)
+        node = opset.slice(node, i64([0]), i64([(nh - 1) * sh + 1]), i64([1]), i64([2]))
+    if sw > 1:
+        rows = (nh - 1) * sh + 1
+        node = opset.unsqueeze(node, i64([4]))
+        node = opset.pad(
+            node, i64([0, 0, 0, 0, 0]), i64([0, 0, 0, 0, sw - 1]), "constant", const_like(0, node)
+        )
+        node = opset.reshape(node, i64([0, 0, rows, -1]), True)
+        node = opset.slice(node, i64([0]), i64([(nw - 1) * sw + 1]), i64([1]), i64([3]))
+    return node.output(0) if hasattr(node, "output") else node
+
+
+def depth_to_space(x, block_size, data_format="channels_last"):
+    x = to_tensor(x)
+    b = int(block_size)
+    n, d1, d2, d3 = x.shape
+    if data_format == "channels_last":
+        h, w, c = d1, d2, d3
+        steps = ([n, h, w, b, b, c // (b * b)], [0, 1, 3, 2, 4, 5], [n, h * b, w * b, c // (b * b)])
+    else:
+        c, h, w = d1, d2, d3
+        steps = ([n, c // (b * b), b, b, h, w], [0, 1, 4, 2, 5, 3], [n, c // (b * b), h * b, w * b])
+    return _shuffle("depth_to_space", x, steps)
+
+
+def space_to_depth(x, block_size, data_format="channels_last"):
+    x = to_tensor(x)
+    b = int(block_size)
+    n, d1, d2, d3 = x.shape
+    if data_format == "channels_last":
+        h, w, c = d1, d2, d3
+        steps = ([n, h // b, b, w // b, b, c], [0, 1, 3, 2, 4, 5], [n, h // b, w // b, c * b * b])
+    else:
+        c, h, w = d1, d2, d3
+        steps = ([n, c, h // b, b, w // b, b], [0, 1, 3, 5, 2, 4], [n, c * b * b, h // b, w // b])
+    return _shuffle("space_to_depth", x, steps)
+
+
+def _shuffle(name, x, steps):
+    first, perm, last = steps
+
+    def build(a):
+        return reshape(transpose(reshape(a, first), perm), last)
+
+    return run((name, tuple(first), tuple(perm), tuple(last)), build, x)
+
+
+def _pool(name, inputs, pool_size, strides, padding, fmt):
+    fmt = data_format(fmt)
+    x = to_tensor(inputs)
+    n = x.ndim - 2
+    pool_size = per_axis(pool_size, n, "pool_size")
+    strides = pool_size if strides is None else per_axis(strides, n, "strides")
+    padding = check_padding(padding)
+    dtype = x.dtype
+    work = "float32" if dtype in ("float16", "bfloat16") else dtype
+    zeros = [0] * n
+
+    def build(a):
+        a = to_channels_first(cv(a, work), fmt, n)
+        if name == "max_pool":
+            out = opset.max_pool(
+                a, list(strides), [1] * n, zeros, zeros, list(pool_size), "floor", auto_pad(padding)
+            ).output(0)
+        else:
+            # 'same' windows average only the real inputs (padding excluded), as Keras.
+            out = opset.avg_pool(
+                a,
+                list(strides),
+                zeros,
+                zeros,
+                list(pool_size),
+                True,
+                "floor",
+                auto_pad(padding),
+                dilations=[1] * n,
+            ).output(0)
+        return cv(from_channels_first(out, fmt, n), dtype)
+
+    return run((name, fmt, tuple(pool_size), tuple(strides), padding, dtype), build, x)
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool("max_pool", inputs, pool_size, strides, padding, data_format)
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool("average_pool", inputs, pool_size, strides, padding, data_format)
+
+
+def _adaptive(name, inputs, output_size, fmt):
+    fmt = data_format(fmt)
+    x = to_tensor(inputs)
+    n = x.ndim - 2
+    if n not in (1, 2, 3):
+        raise ValueError(
+            f"Adaptive pooling supports 1D, 2D and 3D inputs (rank 3 to 5). "
+            f"Received an input of rank {x.ndim}."
+        )
+    output_size = per_axis(output_size, n, "output_size")
+    dtype = x.dtype
+    work = "float32" if dtype in ("float16", "bfloat16") else dtype
+
+    def build(a):
+        a = to_channels_first(cv(a, work), fmt, n)
+        if name == "adaptive_max_pool":
+            out = opset.adaptive_max_pool(a, i64(list(output_size)), "i32").output(0)
+        else:
+            out = opset.adaptive_avg_pool(a, i64(list(output_size))).output(0)
+        return cv(from_channels_first(out, fmt, n), dtype)
+
+    return run((name, fmt, tuple(output_size), dtype), build, x)
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    return _adaptive("adaptive_average_pool", inputs, output_size, data_format)
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    return _adaptive("adaptive_max_pool", inputs, output_size, data_format)

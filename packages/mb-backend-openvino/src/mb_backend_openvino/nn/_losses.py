@@ -1,19 +1,22 @@
-"""Encodings and losses: one-hot, cross-entropies, CTC loss and greedy CTC decoding."""
+"""Cross-entropies, CTC loss and decoding, and PSNR."""
+
+import math
 
 import numpy as np
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import convert_to_tensor, to_tensor
-from mb_backend_openvino._graph import canonical_axis, const, const_like, cv, i64, opset, run
+from mb_backend_openvino._graph import (
+    canonical_axis,
+    const,
+    const_like,
+    cv,
+    i64,
+    opset,
+    reshape,
+    run,
+)
 from mb_ops import config
-
-
-def _no_sparse(name, sparse):
-    if sparse:
-        raise ValueError(
-            f"{name}(sparse=True) is not supported on the openvino backend: it has no sparse "
-            "tensors. Pass sparse=False."
-        )
 
 
 def _one_hot_node(idx, depth, axis, dtype):
@@ -21,32 +24,6 @@ def _one_hot_node(idx, depth, axis, dtype):
     return opset.one_hot(
         idx, opset.constant(np.int64(depth)), const(1, dtype), const(0, dtype), axis
     ).output(0)
-
-
-def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    _no_sparse("one_hot", sparse)
-    x = to_tensor(x)
-    dtype = _dtypes.standardize_dtype(dtype or config.floatx())
-    if not num_classes:
-        num_classes = int(np.max(x.numpy())) + 1
-    depth = int(num_classes)
-    ax = canonical_axis(axis, x.ndim + 1, "one_hot")
-    return run(("one_hot", depth, ax, dtype), lambda a: _one_hot_node(a, depth, ax, dtype), x)
-
-
-def multi_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    _no_sparse("multi_hot", sparse)
-    x = to_tensor(x)
-    dtype = _dtypes.standardize_dtype(dtype or config.floatx())
-    depth = int(num_classes)
-    reduce_axis = 1 if x.ndim > 1 else 0
-    ax = canonical_axis(axis, x.ndim + 1, "multi_hot")
-
-    def build(a):
-        hot = _one_hot_node(a, depth, ax, dtype)
-        return opset.reduce_max(hot, i64([reduce_axis]), False)
-
-    return run(("multi_hot", depth, ax, reduce_axis, dtype), build, x)
 
 
 def _check_same_shape(target, output):
@@ -226,3 +203,27 @@ def ctc_decode(
     return run(
         ("ctc_decode", batch, steps, blank, bool(merge_repeated), dtype), build, inputs, lengths
     )
+
+
+def psnr(x1, x2, max_val):
+    x1, x2 = to_tensor(x1), to_tensor(x2)
+    if tuple(x1.shape) != tuple(x2.shape):
+        raise ValueError(
+            f"psnr expects inputs of the same shape. Received: {x1.shape} and {x2.shape}."
+        )
+    peak = to_tensor(max_val)
+    dtype = x2.dtype
+
+    def build(a, b, m):
+        a, b, m = cv(a, dtype), cv(b, dtype), cv(m, dtype)
+        diff = opset.subtract(a, b)
+        mse = opset.reduce_mean(
+            reshape(opset.multiply(diff, diff).output(0), [-1]), i64([0]), False
+        )
+        ln10 = const_like(math.log(10), m)
+        db = lambda v: opset.divide(opset.log(v), ln10)  # noqa: E731
+        return opset.subtract(
+            opset.multiply(const_like(20, m), db(m)), opset.multiply(const_like(10, m), db(mse))
+        )
+
+    return run(("psnr", dtype), build, x1, x2, peak)

@@ -1,4 +1,4 @@
-"""Normalization statistics, attention, PSNR, patches (unfold/fold) and pixel shuffles."""
+"""Normalization statistics, one-hot encodings and dot-product attention."""
 
 import math
 
@@ -18,6 +18,8 @@ from mb_backend_openvino._graph import (
     run,
     transpose,
 )
+from mb_backend_openvino.nn._losses import _one_hot_node
+from mb_ops import config
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
@@ -74,30 +76,6 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
 
     key = ("batch_normalization", ax, float(epsilon), has_offset, has_scale, dtype)
     return run(key, build, x, mean, variance, *extras)
-
-
-def psnr(x1, x2, max_val):
-    x1, x2 = to_tensor(x1), to_tensor(x2)
-    if tuple(x1.shape) != tuple(x2.shape):
-        raise ValueError(
-            f"psnr expects inputs of the same shape. Received: {x1.shape} and {x2.shape}."
-        )
-    peak = to_tensor(max_val)
-    dtype = x2.dtype
-
-    def build(a, b, m):
-        a, b, m = cv(a, dtype), cv(b, dtype), cv(m, dtype)
-        diff = opset.subtract(a, b)
-        mse = opset.reduce_mean(
-            reshape(opset.multiply(diff, diff).output(0), [-1]), i64([0]), False
-        )
-        ln10 = const_like(math.log(10), m)
-        db = lambda v: opset.divide(opset.log(v), ln10)  # noqa: E731
-        return opset.subtract(
-            opset.multiply(const_like(20, m), db(m)), opset.multiply(const_like(10, m), db(mse))
-        )
-
-    return run(("psnr", dtype), build, x1, x2, peak)
 
 
 def _large_negative(dtype):
@@ -193,125 +171,35 @@ def _repeat_heads(node, repeats, heads, depth):
     return opset.reshape(tiled, i64([0, heads * repeats, -1, depth]), True).output(0)
 
 
-def _pair(value):
-    return (
-        (int(value), int(value))
-        if isinstance(value, int | np.integer)
-        else tuple(int(v) for v in value)
-    )
-
-
-def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    """Sliding blocks of an (N, C, H, W) input as (N, C * kH * kW, L), like torch's Unfold."""
-    x = to_tensor(input)
-    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (kernel_size, dilation, padding, stride))
-    n, c, h, w = x.shape
-    hp, wp = h + 2 * ph, w + 2 * pw
-    oh = (hp - (kh - 1) * dh - 1) // sh + 1
-    ow = (wp - (kw - 1) * dw - 1) // sw + 1
-
-    def build(a):
-        a = opset.pad(a, i64([0, 0, ph, pw]), i64([0, 0, ph, pw]), "constant", const_like(0, a))
-        taps = []
-        for i in range(kh):
-            for j in range(kw):
-                begin = [0, 0, i * dh, j * dw]
-                end = [n, c, i * dh + (oh - 1) * sh + 1, j * dw + (ow - 1) * sw + 1]
-                part = opset.strided_slice(
-                    a, i64(begin), i64(end), i64([1, 1, sh, sw]), [0] * 4, [0] * 4
-                )
-                taps.append(opset.unsqueeze(part, i64([2])))
-        patches = opset.concat(taps, 2)  # (N, C, kh*kw, oh, ow)
-        return reshape(patches.output(0), [n, c * kh * kw, oh * ow])
-
-    return run(("unfold", (kh, kw, dh, dw, ph, pw, sh, sw)), build, x, static=True)
-
-
-def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    """Sum (N, C * kH * kW, L) blocks back into (N, C, H, W), like torch's Fold."""
-    x = to_tensor(x)
-    (oh, ow), (kh, kw) = _pair(output_size), _pair(kernel_size)
-    (dh, dw), (ph, pw), (sh, sw) = map(_pair, (dilation, padding, stride))
-    n = x.shape[0]
-    c = x.shape[1] // (kh * kw)
-    nh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
-    nw = (ow + 2 * pw - dw * (kw - 1) - 1) // sw + 1
-    full_h, full_w = oh + 2 * ph, ow + 2 * pw
-
-    def build(a):
-        blocks = reshape(a, [n, c, kh, kw, nh, nw])
-        total = None
-        for i in range(kh):
-            for j in range(kw):
-                block = opset.gather(opset.gather(blocks, i64(i), i64(2)), i64(j), i64(2))
-                # Spread the block with the stride (zeros between taps), then place it.
-                spread = _spread(block.output(0), sh, sw, nh, nw)
-                rows = (nh - 1) * sh + 1
-                cols = (nw - 1) * sw + 1
-                top, left = i * dh, j * dw
-                placed = opset.pad(
-                    spread,
-                    i64([0, 0, top, left]),
-                    i64([0, 0, full_h - top - rows, full_w - left - cols]),
-                    "constant",
-                    const_like(0, a),
-                )
-                total = placed if total is None else opset.add(total, placed)
-        return opset.slice(total, i64([ph, pw]), i64([ph + oh, pw + ow]), i64([1, 1]), i64([2, 3]))
-
-    return run(("fold", (oh, ow, kh, kw, dh, dw, ph, pw, sh, sw)), build, x, static=True)
-
-
-def _spread(node, sh, sw, nh, nw):
-    """(N, C, nh, nw) -> (N, C, (nh-1)*sh+1, (nw-1)*sw+1) with zeros between the values."""
-    if sh > 1:
-        node = opset.unsqueeze(node, i64([3]))
-        node = opset.pad(
-            node, i64([0, 0, 0, 0, 0]), i64([0, 0, 0, sh - 1, 0]), "constant", const_like(0, node)
+def _no_sparse(name, sparse):
+    if sparse:
+        raise ValueError(
+            f"{name}(sparse=True) is not supported on the openvino backend: it has no sparse "
+            "tensors. Pass sparse=False."
         )
-        node = opset.reshape(node, i64([0, 0, -1, nw]), True)
-        node = opset.slice(node, i64([0]), i64([(nh - 1) * sh + 1]), i64([1]), i64([2]))
-    if sw > 1:
-        rows = (nh - 1) * sh + 1
-        node = opset.unsqueeze(node, i64([4]))
-        node = opset.pad(
-            node, i64([0, 0, 0, 0, 0]), i64([0, 0, 0, 0, sw - 1]), "constant", const_like(0, node)
-        )
-        node = opset.reshape(node, i64([0, 0, rows, -1]), True)
-        node = opset.slice(node, i64([0]), i64([(nw - 1) * sw + 1]), i64([1]), i64([3]))
-    return node.output(0) if hasattr(node, "output") else node
 
 
-def depth_to_space(x, block_size, data_format="channels_last"):
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    _no_sparse("one_hot", sparse)
     x = to_tensor(x)
-    b = int(block_size)
-    n, d1, d2, d3 = x.shape
-    if data_format == "channels_last":
-        h, w, c = d1, d2, d3
-        steps = ([n, h, w, b, b, c // (b * b)], [0, 1, 3, 2, 4, 5], [n, h * b, w * b, c // (b * b)])
-    else:
-        c, h, w = d1, d2, d3
-        steps = ([n, c // (b * b), b, b, h, w], [0, 1, 4, 2, 5, 3], [n, c // (b * b), h * b, w * b])
-    return _shuffle("depth_to_space", x, steps)
+    dtype = _dtypes.standardize_dtype(dtype or config.floatx())
+    if not num_classes:
+        num_classes = int(np.max(x.numpy())) + 1
+    depth = int(num_classes)
+    ax = canonical_axis(axis, x.ndim + 1, "one_hot")
+    return run(("one_hot", depth, ax, dtype), lambda a: _one_hot_node(a, depth, ax, dtype), x)
 
 
-def space_to_depth(x, block_size, data_format="channels_last"):
-    x = to_tensor(x)
-    b = int(block_size)
-    n, d1, d2, d3 = x.shape
-    if data_format == "channels_last":
-        h, w, c = d1, d2, d3
-        steps = ([n, h // b, b, w // b, b, c], [0, 1, 3, 2, 4, 5], [n, h // b, w // b, c * b * b])
-    else:
-        c, h, w = d1, d2, d3
-        steps = ([n, c, h // b, b, w // b, b], [0, 1, 3, 5, 2, 4], [n, c * b * b, h // b, w // b])
-    return _shuffle("space_to_depth", x, steps)
-
-
-def _shuffle(name, x, steps):
-    first, perm, last = steps
+def multi_hot(inputs, num_classes, axis=-1, dtype=None, sparse=False):
+    _no_sparse("multi_hot", sparse)
+    inputs = to_tensor(inputs)
+    dtype = _dtypes.standardize_dtype(dtype or config.floatx())
+    depth = int(num_classes)
+    reduce_axis = 1 if inputs.ndim > 1 else 0
+    ax = canonical_axis(axis, inputs.ndim + 1, "multi_hot")
 
     def build(a):
-        return reshape(transpose(reshape(a, first), perm), last)
+        hot = _one_hot_node(a, depth, ax, dtype)
+        return opset.reduce_max(hot, i64([reduce_axis]), False)
 
-    return run((name, tuple(first), tuple(perm), tuple(last)), build, x)
+    return run(("multi_hot", depth, ax, reduce_axis, dtype), build, inputs)

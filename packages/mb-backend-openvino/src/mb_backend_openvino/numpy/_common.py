@@ -142,3 +142,23 @@ def floor_divide_node(a, b):
     opposite = opset.not_equal(opset.less(remainder, zero), opset.less(b, zero))
     fix = opset.logical_and(inexact, opposite)
     return opset.select(fix, opset.subtract(quotient, const_like(1, a)), quotient).output(0)
+
+
+# The numpy ops OpenVINO cannot compute, with the reason (op name -> reason).
+#
+# OpenVINO has no complex element type and no bit-cast between element types.
+# The complex-number ops below work on real tensors (``real`` is the identity,
+# ``imag`` gives zeros, ``angle`` gives 0 or pi); given complex data they raise
+# ``NotImplementedError``, as does ``view`` for a change of dtype.
+_COMPLEX = "OpenVINO has no complex element type (real inputs work)"
+
+UNSUPPORTED = {
+    "angle": _COMPLEX,
+    "conj": _COMPLEX,
+    "conjugate": _COMPLEX,
+    "real": _COMPLEX,
+    "imag": _COMPLEX,
+    "isreal": _COMPLEX,
+    "view": "OpenVINO has no bit-cast between element types (a view to the same dtype works)",
+    "nextafter": "OpenVINO has no bit-cast between float and integer element types",
+}

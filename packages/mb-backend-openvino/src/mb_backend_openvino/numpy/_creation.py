@@ -346,18 +346,3 @@ def kaiser(x, beta):
         return opset.divide(top, _i0_node(const_like(beta, n)))
 
     return _window("kaiser", x, formula, beta)
-
-
-def copy(x):
-    """Tensors are immutable: a copy is the same tensor."""
-    return to_tensor(x)
-
-
-def view(x, dtype=None):
-    x = to_tensor(x)
-    if dtype is None or _dtype(dtype) == x.dtype:
-        return x
-    raise NotImplementedError(
-        f"view is not supported on the openvino backend for a change of dtype "
-        f"({x.dtype} -> {_dtype(dtype)}): OpenVINO has no bit-cast between element types."
-    )

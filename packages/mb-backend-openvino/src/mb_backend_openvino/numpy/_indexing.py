@@ -1,4 +1,6 @@
-"""``x[key]`` on OpenVINO: basic indexing as one StridedSlice, advanced as a GatherND.
+"""Selecting and searching: where, select, take, pad, unique, searchsorted, digitize, isin.
+
+``x[key]`` on OpenVINO: basic indexing as one StridedSlice, advanced as a GatherND.
 
 Slice starts and stops are inputs of the compiled model (not part of its key), so
 ``x[t]`` in a Python loop reuses one model for every ``t``. Integer and boolean
@@ -8,9 +10,21 @@ shape, in place when the advanced indices are adjacent, else in front.
 
 import numpy as np
 
-from mb_backend_openvino._convert import to_tensor
-from mb_backend_openvino._graph import cv, i64, opset, rank, run
+from mb_backend_openvino._convert import convert_to_numpy, to_tensor
+from mb_backend_openvino._graph import (
+    canonical_axis,
+    const,
+    const_like,
+    cv,
+    i64,
+    opset,
+    promote,
+    rank,
+    reshape,
+    run,
+)
 from mb_backend_openvino._tensor import OpenVINOTensor
+from mb_backend_openvino.numpy._shape import nonzero
 
 
 def _is_array(k):
@@ -200,3 +214,263 @@ def _advanced(a, layout, indices):
         )
         out = opset.transpose(out, i64(perm)).output(0)
     return out
+
+
+def isin(x1, x2, assume_unique=False, invert=False):
+    a, b = to_tensor(x1), to_tensor(x2)
+    (a, b), dtype = promote(a, b)
+
+    def build(p, q):
+        p, q = cv(p, dtype), cv(q, dtype)
+        flat_q = opset.reshape(q, i64([-1]), False)
+        # Compare every element with every candidate: x[..., None] == flat_q.
+        expanded = opset.unsqueeze(p, i64([-1]))
+        hit = opset.reduce_logical_or(opset.equal(expanded, flat_q), i64([-1]), False)
+        return opset.logical_not(hit) if invert else hit
+
+    return run(("isin", dtype, bool(invert)), build, a, b)
+
+
+def where(condition, x1=None, x2=None):
+    condition = to_tensor(condition)
+    if x1 is None and x2 is None:
+        return nonzero(condition)
+    if x1 is None or x2 is None:
+        raise ValueError(
+            "where expects both `x1` and `x2`, or neither. "
+            f"Received: x1={'None' if x1 is None else 'a value'}, "
+            f"x2={'None' if x2 is None else 'a value'}."
+        )
+    (a, b), dtype = promote(x1, x2)
+
+    def build(c, p, q):
+        return opset.select(cv(c, "bool"), cv(p, dtype), cv(q, dtype))
+
+    return run(("where", dtype), build, condition, a, b)
+
+
+def select(condlist, choicelist, default=0):
+    conds = [to_tensor(c) for c in condlist]
+    choices, dtype = promote(*choicelist, default)
+    n = len(conds)
+
+    def build(*nodes):
+        cs, vs = nodes[:n], nodes[n:]
+        out = cv(vs[-1], dtype)
+        for c, v in zip(reversed(cs), reversed(vs[:-1]), strict=True):
+            out = opset.select(cv(c, "bool"), cv(v, dtype), out).output(0)
+        return out
+
+    return run(("select", n, dtype), build, *conds, *choices)
+
+
+def take(x, indices, axis=None):
+    x, indices = to_tensor(x), to_tensor(indices)
+    flatten = axis is None
+    ax = 0 if flatten else canonical_axis(axis, x.ndim, "take")
+
+    def build(a, idx):
+        if flatten:
+            a = reshape(a, [-1])
+        idx = cv(idx, "int32") if not idx.get_element_type().is_integral_number() else idx
+        return opset.gather(a, idx, i64(ax))
+
+    return run(("take", None if flatten else ax), build, x, indices)
+
+
+def take_along_axis(x, indices, axis=None):
+    x, indices = to_tensor(x), to_tensor(indices)
+    if axis is None:
+        return take(reshape_flat(x), indices)
+    ax = canonical_axis(axis, x.ndim, "take_along_axis")
+
+    def build(a, idx):
+        idx = cv(idx, "int32")
+        # Broadcast every other axis, as JAX does; negative indices count from the end.
+        sa, si = opset.shape_of(a, "i32"), opset.shape_of(idx, "i32")
+        mask = np.zeros(rank(a), dtype=bool)
+        mask[ax] = True
+        both = opset.maximum(sa, si)
+        a_shape = opset.select(opset.constant(mask), sa, both)
+        i_shape = opset.select(opset.constant(mask), si, both)
+        a = opset.broadcast(a, a_shape)
+        idx = opset.broadcast(idx, i_shape)
+        n = opset.gather(sa, i64([ax]), i64(0))
+        idx = opset.select(opset.less(idx, const_like(0, idx)), opset.add(idx, n), idx)
+        return opset.gather_elements(a, idx, ax)
+
+    return run(("take_along_axis", ax), build, x, indices)
+
+
+def reshape_flat(x):
+    return run(("reshape", (-1,)), lambda a: reshape(a, [-1]), x)
+
+
+def searchsorted(sorted_sequence, values, side="left"):
+    sorted_sequence, values = to_tensor(sorted_sequence), to_tensor(values)
+    if sorted_sequence.ndim != 1:
+        raise ValueError(
+            "searchsorted supports only 1-D sorted sequences. Received: "
+            f"sorted_sequence.shape={sorted_sequence.shape}. Use vectorized_map for N-D inputs."
+        )
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted side must be 'left' or 'right', received {side!r}.")
+    (s, v), dtype = promote(sorted_sequence, values)
+
+    def build(p, q):
+        found = opset.search_sorted(cv(p, dtype), cv(q, dtype), right_mode=side == "right")
+        return cv(found.output(0), "int32")
+
+    return run(("searchsorted", side, dtype), build, s, v)
+
+
+def digitize(x, bins):
+    """Bin indices for increasing ``bins`` (``bins[i-1] <= x < bins[i]``)."""
+    x, bins = to_tensor(x), to_tensor(bins)
+    (a, b), dtype = promote(x, bins)
+
+    def build(p, q):
+        found = opset.search_sorted(cv(q, dtype), cv(p, dtype), right_mode=True)
+        return cv(found.output(0), "int32")
+
+    return run(("digitize", dtype), build, a, b)
+
+
+def unique(
+    x,
+    sorted=True,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    size=None,
+    fill_value=None,
+):
+    x = to_tensor(x)
+    flatten = axis is None
+    ax = 0 if flatten else canonical_axis(axis, x.ndim, "unique")
+    fill = 0 if fill_value is None else fill_value
+    dtype = x.dtype
+
+    def build(a):
+        if flatten:
+            a = reshape(a, [-1])
+        found = opset.unique(
+            a, axis=i64(ax), sorted=True, index_element_type="i32", count_element_type="i32"
+        )
+        values, index, inverse, counts = (found.output(i) for i in range(4))
+        if size is not None:
+            values = _fix_size(values, ax, int(size), const(fill, dtype))
+            index = _fix_size(index, 0, int(size), const(1, "int32"))
+            counts = _fix_size(counts, 0, int(size), const(0, "int32"))
+        outs = [values]
+        if return_index:
+            outs.append(index)
+        if return_inverse:
+            outs.append(reshape(inverse, list(x.shape)) if flatten else inverse)
+        if return_counts:
+            outs.append(counts)
+        return outs
+
+    key = (
+        "unique",
+        None if flatten else ax,
+        size,
+        fill,
+        bool(return_index),
+        bool(return_inverse),
+        bool(return_counts),
+        tuple(x.shape) if flatten else None,
+    )
+    out = run(key, build, x)
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def _fix_size(node, axis, size, fill):
+    """``node`` cut or padded (with ``fill``) to ``size`` along ``axis``."""
+    nd = rank(node)
+    n = opset.gather(opset.shape_of(node, "i64"), i64([axis]), i64(0))
+    missing = opset.maximum(opset.subtract(i64([size]), n), i64([0]))
+    zeros = i64([0] * nd)
+    pads_end = opset.scatter_update(zeros, i64([axis]), missing, i64(0))
+    padded = opset.pad(node, zeros, pads_end, "constant", fill)
+    return opset.slice(padded, i64([0]), i64([size]), i64([1]), i64([axis])).output(0)
+
+
+def vectorize(pyfunc, *, excluded=None, signature=None):
+    """``pyfunc`` applied to every element (or core-dims slice) of broadcast inputs."""
+    if signature is not None:
+        raise NotImplementedError(
+            "vectorize is not supported on the openvino backend with a `signature`: only "
+            "element-wise functions can be vectorized. Use vectorized_map instead."
+        )
+    excluded = set(excluded or ())
+
+    def wrapped(*args, **kwargs):
+        mapped = [i for i, a in enumerate(args) if i not in excluded]
+        tensors = [to_tensor(args[i]) for i in mapped]
+        shape = np.broadcast_shapes(*[t.shape for t in tensors])
+        flat = [reshape_flat(broadcast(t, shape)) for t in tensors]
+        outs = []
+        for j in range(int(np.prod(shape))):
+            call = list(args)
+            for i, t in zip(mapped, flat, strict=True):
+                call[i] = t[j]
+            outs.append(to_tensor(pyfunc(*call, **kwargs)))
+        from_stack = stack_flat(outs)
+        return run(("reshape", tuple(shape)), lambda a: reshape(a, list(shape)), from_stack)
+
+    return wrapped
+
+
+def broadcast(x, shape):
+    return run(("broadcast_to", tuple(shape)), lambda a: opset.broadcast(a, i64(list(shape))), x)
+
+
+def stack_flat(xs):
+    dtype = xs[0].dtype
+    return run(
+        ("stack_flat", len(xs), dtype),
+        lambda *n: opset.concat([reshape(cv(v, dtype), [1]) for v in n], 0),
+        *xs,
+    )
+
+
+_PAD_MODES = {
+    "constant": "constant",
+    "edge": "edge",
+    "reflect": "reflect",
+    "symmetric": "symmetric",
+}
+
+
+def pad(x, pad_width, mode="constant", constant_values=None):
+    x = to_tensor(x)
+    if mode not in _PAD_MODES:
+        raise ValueError(
+            f"pad mode {mode!r} is not supported on the openvino backend. Expected one of "
+            f"{', '.join(_PAD_MODES)}."
+        )
+    if constant_values is not None and mode != "constant":
+        raise ValueError(
+            f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
+        )
+    widths = np.asarray(convert_to_numpy(pad_width), dtype=np.int64)
+    if widths.ndim == 0 or widths.size == 1:
+        widths = np.full((x.ndim, 2), int(widths.reshape(-1)[0]))
+    elif widths.ndim == 1:
+        widths = np.broadcast_to(widths.reshape(1, 2), (x.ndim, 2))
+    else:
+        widths = np.broadcast_to(widths, (x.ndim, 2))
+    begin, end = [int(v) for v in widths[:, 0]], [int(v) for v in widths[:, 1]]
+    value = 0 if constant_values is None else constant_values
+    dtype = x.dtype
+
+    def build(a):
+        if mode == "constant":
+            return opset.pad(a, i64(begin), i64(end), "constant", const(value, dtype))
+        return opset.pad(a, i64(begin), i64(end), _PAD_MODES[mode])
+
+    return run(
+        ("pad", tuple(begin), tuple(end), mode, value if mode == "constant" else None), build, x
+    )

@@ -1,6 +1,7 @@
-"""Products and other linear-algebra flavoured ops of ``keras.ops.numpy``."""
+"""Products and linear-algebra flavoured ops: matmul, dot, einsum, diagonals, triangles."""
 
 import numpy as np
+import openvino as ov
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
@@ -19,6 +20,7 @@ from mb_backend_openvino._graph import (
     transpose,
 )
 from mb_backend_openvino.linalg import slogdet_parts
+from mb_backend_openvino.numpy._shape import known_dim, ravel
 
 
 def _work(dtype):
@@ -321,3 +323,73 @@ def vander(x, N=None, increasing=False):
 
 def slogdet(x):
     return slogdet_parts(x)
+
+
+def _eye_mask(rows, cols, k):
+    return opset.eye(i64(rows), i64(cols), i64(k), "boolean").output(0)
+
+
+def diag(x, k=0):
+    x = to_tensor(x)
+    k = int(k)
+    if x.ndim == 1:
+        m = known_dim(x, 0)
+        n = m + abs(k)
+
+        def build(v):
+            padded = opset.pad(v, i64([0]), i64([abs(k)]), "constant", const_like(0, v))
+            # k >= 0: row i holds v[i]; k < 0: column j holds v[j].
+            values = opset.unsqueeze(padded, i64([1 if k >= 0 else 0]))
+            full = opset.broadcast(values, i64([n, n]))
+            return opset.select(_eye_mask(n, n, k), full, const_like(0, v))
+
+        return run(("diag1", k, m), build, x)
+    if x.ndim == 2:
+        return diagonal(x, offset=k)
+    raise ValueError(f"diag expects a 1-D or 2-D input. Received: shape {x.shape}.")
+
+
+def diagflat(x, k=0):
+    return diag(ravel(x), k)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    x = to_tensor(x)
+    a1, a2 = canonical_axis(axis1, x.ndim, "diagonal"), canonical_axis(axis2, x.ndim, "diagonal")
+    rows, cols = known_dim(x, a1), known_dim(x, a2)
+    k = int(offset)
+    length = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
+    rest = [d for d in range(x.ndim) if d not in (a1, a2)]
+    idx = [(i + max(-k, 0)) * cols + (i + max(k, 0)) for i in range(length)]
+
+    def build(a):
+        moved = opset.transpose(a, i64([*rest, a1, a2]))
+        flat = opset.reshape(moved, i64([0] * len(rest) + [-1]), True)
+        return opset.gather(flat, i64(idx), i64(len(rest)))
+
+    return run(("diagonal", a1, a2, k, rows, cols), build, x)
+
+
+def _triangle(x, k, lower):
+    x = to_tensor(x)
+    k = int(k)
+    rows, cols = known_dim(x, -2), known_dim(x, -1)
+    keep = np.tri(rows, cols, k, dtype=bool) if lower else ~np.tri(rows, cols, k - 1, dtype=bool)
+
+    def build(a):
+        mask = opset.constant(keep)
+        return opset.select(
+            mask,
+            a,
+            const_like(0, a) if a.get_element_type() != ov.Type.boolean else opset.constant(False),
+        )
+
+    return run(("tril" if lower else "triu", k, rows, cols), build, x)
+
+
+def tril(x, k=0):
+    return _triangle(x, k, True)
+
+
+def triu(x, k=0):
+    return _triangle(x, k, False)

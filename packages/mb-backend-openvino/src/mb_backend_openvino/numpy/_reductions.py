@@ -1,14 +1,17 @@
-"""Reductions and scans: sums, means, extrema, statistics, cumulative ops."""
+"""Reductions, statistics, order statistics (quantiles, sorting, partitions, histograms)
+and cumulative ops."""
 
 import math
 
 import numpy as np
+import openvino as ov
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import (
     canonical_axes,
     canonical_axis,
+    const,
     const_like,
     cv,
     i64,
@@ -21,6 +24,7 @@ from mb_backend_openvino._graph import (
     transpose,
 )
 from mb_backend_openvino.numpy._common import is_float, is_nan
+from mb_backend_openvino.numpy._shape import slice_axis
 
 
 def _axes_key(axis):
@@ -469,6 +473,22 @@ def nanmean(x, axis=None, keepdims=False):
     return run(("nanmean", axes, bool(keepdims), dtype), build, x)
 
 
+def cast_to(x, dtype):
+    if x.dtype == dtype:
+        return x
+    return run(("cast", dtype), lambda a: cv(a, dtype), x)
+
+
+def _max_with(x, y):
+    (a, b), dtype = promote(x, y)
+    return run(("max_initial", dtype), lambda p, q: opset.maximum(cv(p, dtype), cv(q, dtype)), a, b)
+
+
+def _min_with(x, y):
+    (a, b), dtype = promote(x, y)
+    return run(("min_initial", dtype), lambda p, q: opset.minimum(cv(p, dtype), cv(q, dtype)), a, b)
+
+
 # ----- order statistics ----------------------------------------------------------------
 
 _METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
@@ -645,17 +665,168 @@ def part_1d(node, ax, nd, start, stop):
     return opset.strided_slice(node, i64(begin), i64(end), i64([1] * nd), mask, mask)
 
 
-def cast_to(x, dtype):
-    if x.dtype == dtype:
+def _sorted(x, axis, indices):
+    x = to_tensor(x)
+    if x.ndim == 0:
         return x
-    return run(("cast", dtype), lambda a: cv(a, dtype), x)
+    ax = canonical_axis(axis, x.ndim, "sort")
+    n = x.shape[ax]
+    nd = x.ndim
+
+    def build(a):
+        if a.get_element_type().get_type_name() == "boolean":
+            a = cv(a, "int32")
+            was_bool = True
+        else:
+            was_bool = False
+        perm = [d for d in range(nd) if d != ax] + [ax]
+        inv = list(np.argsort(perm))
+        moved = opset.transpose(a, i64(perm)).output(0)
+        if n == 0:
+            out = cv(moved, "int32") if indices else moved
+        else:
+            key = moved
+            if is_float(moved):
+                key = opset.select(is_nan(moved), const_like(np.inf, moved), moved).output(0)
+            top = opset.topk(key, opset.constant(np.int64(n)), -1, "min", "value", "i32", True)
+            order = top.output(1)
+            if is_float(moved):
+                # NaNs last: among equal keys (inf and nan) sort by being nan.
+                nan_key = cv(opset.gather_elements(is_nan(moved), order, -1).output(0), "int32")
+                top2 = opset.topk(
+                    nan_key, opset.constant(np.int64(n)), -1, "min", "value", "i32", True
+                )
+                order = opset.gather_elements(order, top2.output(1), -1).output(0)
+            out = order if indices else opset.gather_elements(moved, order, -1).output(0)
+        out = opset.transpose(out, i64(inv)).output(0)
+        if was_bool and not indices:
+            out = cv(out, "bool")
+        return out
+
+    return run(("argsort" if indices else "sort", ax, n), build, x)
 
 
-def _max_with(x, y):
-    (a, b), dtype = promote(x, y)
-    return run(("max_initial", dtype), lambda p, q: opset.maximum(cv(p, dtype), cv(q, dtype)), a, b)
+def sort(x, axis=-1):
+    return _sorted(x, axis, False)
 
 
-def _min_with(x, y):
-    (a, b), dtype = promote(x, y)
-    return run(("min_initial", dtype), lambda p, q: opset.minimum(cv(p, dtype), cv(q, dtype)), a, b)
+def argsort(x, axis=-1):
+    x = to_tensor(x)
+    if x.ndim == 0:
+        return run("argsort0", lambda a: const(0, "int32"), x)
+    return _sorted(x, axis, True)
+
+
+def argpartition(x, kth, axis=-1):
+    """A full argsort is one valid partition: every element before ``kth`` is smaller."""
+    return argsort(x, axis)
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    if sparse:
+        raise ValueError(
+            "bincount(sparse=True) is not supported on the openvino backend: it has no sparse "
+            "tensors. Pass sparse=False."
+        )
+    x = to_tensor(x)
+    inputs = [x]
+    if weights is not None:
+        weights = to_tensor(weights)
+        dtype = _dtypes.result_type(x.dtype, weights.dtype)
+        inputs.append(weights)
+    else:
+        dtype = "int32"
+    work = "int32" if dtype == "bool" else dtype
+    minlength = int(minlength)
+    two_d = x.ndim == 2
+
+    def build(idx, *w):
+        idx = cv(idx, "int32")
+        top = opset.reduce_max(reshape(idx, [-1]), i64([0]), True)
+        length = opset.maximum(
+            opset.add(top, opset.constant(np.array([1], np.int32))),
+            opset.constant(np.array([minlength], np.int32)),
+        )
+        upd = cv(w[0], work) if w else opset.broadcast(const(1, work), opset.shape_of(idx))
+        if two_d:
+            rows = opset.gather(opset.shape_of(idx, "i32"), i64([0]), i64(0))
+            shape = opset.concat([rows, length], 0)
+            zeros = opset.broadcast(const(0, work), shape)
+            return cv(
+                opset.scatter_elements_update(zeros, idx, upd, i64(1), "sum").output(0), dtype
+            )
+        zeros = opset.broadcast(const(0, work), length)
+        return cv(opset.scatter_elements_update(zeros, idx, upd, i64(0), "sum").output(0), dtype)
+
+    return run(("bincount", minlength, dtype, two_d), build, *inputs)
+
+
+def histogram(x, bins=10, range=None):
+    """Counts and bin edges, both in ``x``'s dtype (mb's rule, as Keras's JAX backend)."""
+    x = to_tensor(x)
+    bins = int(bins)
+    dtype = x.dtype
+    work = "float64" if dtype == "float64" else "float32"
+    lo_hi = None if range is None else (float(range[0]), float(range[1]))
+
+    def build(a):
+        a = cv(reshape(a, [-1]), work)
+        if lo_hi is None:
+            lo = opset.reduce_min(a, i64([0]), False)
+            hi = opset.reduce_max(a, i64([0]), False)
+        else:
+            lo, hi = const(lo_hi[0], work), const(lo_hi[1], work)
+        steps = cv(
+            opset.range(
+                opset.constant(np.int32(0)),
+                opset.constant(np.int32(bins + 1)),
+                opset.constant(np.int32(1)),
+                "i32",
+            ).output(0),
+            work,
+        )
+        edges = opset.add(
+            lo,
+            opset.multiply(steps, opset.divide(opset.subtract(hi, lo), const(float(bins), work))),
+        )
+        edges = opset.concat(
+            [
+                opset.slice(edges, i64([0]), i64([bins]), i64([1]), i64([0])),
+                opset.unsqueeze(hi, i64([0])),
+            ],
+            0,
+        )
+        index = cv(opset.search_sorted(edges, a, right_mode=True).output(0), "int32")
+        index = opset.subtract(index, opset.constant(np.int32(1)))
+        index = opset.select(opset.equal(a, hi), opset.constant(np.int32(bins - 1)), index)
+        inside = opset.logical_and(opset.greater_equal(a, lo), opset.less_equal(a, hi))
+        index = opset.select(inside, index, opset.constant(np.int32(bins)))
+        ones = opset.broadcast(opset.constant(np.int32(1)), opset.shape_of(index))
+        counts = opset.scatter_elements_update(
+            opset.broadcast(opset.constant(np.int32(0)), i64([bins + 1])),
+            index,
+            ones,
+            i64(0),
+            "sum",
+        )
+        counts = opset.slice(counts, i64([0]), i64([bins]), i64([1]), i64([0]))
+        return [cv(counts.output(0), dtype), cv(edges.output(0), dtype)]
+
+    counts, edges = run(("histogram", bins, lo_hi, dtype), build, x)
+    return counts, edges
+
+
+def diff(a, n=1, axis=-1):
+    a = to_tensor(a)
+    ax = canonical_axis(axis, a.ndim, "diff")
+
+    def build(node):
+        for _ in range(int(n)):
+            later, earlier = slice_axis(node, ax, 1, None), slice_axis(node, ax, 0, -1)
+            if node.get_element_type() == ov.Type.boolean:
+                node = opset.not_equal(later, earlier).output(0)
+            else:
+                node = opset.subtract(later, earlier).output(0)
+        return node
+
+    return run(("diff", ax, int(n)), build, a)

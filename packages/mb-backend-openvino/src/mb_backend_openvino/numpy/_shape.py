@@ -1,7 +1,6 @@
-"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, padding."""
+"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, copying."""
 
 import numpy as np
-import openvino as ov
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import convert_to_numpy, to_tensor
@@ -10,7 +9,6 @@ from mb_backend_openvino._graph import (
     canonical_axes,
     canonical_axis,
     const,
-    const_like,
     cv,
     i64,
     opset,
@@ -18,6 +16,8 @@ from mb_backend_openvino._graph import (
     rank,
     run,
 )
+from mb_backend_openvino.numpy._common import floor_divide_node
+from mb_backend_openvino.numpy._creation import _dtype
 
 _INT64_MIN = np.iinfo(np.int64).min
 
@@ -382,127 +382,54 @@ def roll(x, shift, axis=None):
     )
 
 
-_PAD_MODES = {
-    "constant": "constant",
-    "edge": "edge",
-    "reflect": "reflect",
-    "symmetric": "symmetric",
-}
+def copy(x):
+    """Tensors are immutable: a copy is the same tensor."""
+    return to_tensor(x)
 
 
-def pad(x, pad_width, mode="constant", constant_values=None):
+def view(x, dtype=None):
     x = to_tensor(x)
-    if mode not in _PAD_MODES:
-        raise ValueError(
-            f"pad mode {mode!r} is not supported on the openvino backend. Expected one of "
-            f"{', '.join(_PAD_MODES)}."
-        )
-    if constant_values is not None and mode != "constant":
-        raise ValueError(
-            f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
-        )
-    widths = np.asarray(convert_to_numpy(pad_width), dtype=np.int64)
-    if widths.ndim == 0 or widths.size == 1:
-        widths = np.full((x.ndim, 2), int(widths.reshape(-1)[0]))
-    elif widths.ndim == 1:
-        widths = np.broadcast_to(widths.reshape(1, 2), (x.ndim, 2))
-    else:
-        widths = np.broadcast_to(widths, (x.ndim, 2))
-    begin, end = [int(v) for v in widths[:, 0]], [int(v) for v in widths[:, 1]]
-    value = 0 if constant_values is None else constant_values
-    dtype = x.dtype
-
-    def build(a):
-        if mode == "constant":
-            return opset.pad(a, i64(begin), i64(end), "constant", const(value, dtype))
-        return opset.pad(a, i64(begin), i64(end), _PAD_MODES[mode])
-
-    return run(
-        ("pad", tuple(begin), tuple(end), mode, value if mode == "constant" else None), build, x
+    if dtype is None or _dtype(dtype) == x.dtype:
+        return x
+    raise NotImplementedError(
+        f"view is not supported on the openvino backend for a change of dtype "
+        f"({x.dtype} -> {_dtype(dtype)}): OpenVINO has no bit-cast between element types."
     )
 
 
-def diff(a, n=1, axis=-1):
-    a = to_tensor(a)
-    ax = canonical_axis(axis, a.ndim, "diff")
-
-    def build(node):
-        for _ in range(int(n)):
-            later, earlier = slice_axis(node, ax, 1, None), slice_axis(node, ax, 0, -1)
-            if node.get_element_type() == ov.Type.boolean:
-                node = opset.not_equal(later, earlier).output(0)
-            else:
-                node = opset.subtract(later, earlier).output(0)
-        return node
-
-    return run(("diff", ax, int(n)), build, a)
-
-
-def _eye_mask(rows, cols, k):
-    return opset.eye(i64(rows), i64(cols), i64(k), "boolean").output(0)
-
-
-def diag(x, k=0):
+def nonzero(x):
     x = to_tensor(x)
-    k = int(k)
-    if x.ndim == 1:
-        m = known_dim(x, 0)
-        n = m + abs(k)
-
-        def build(v):
-            padded = opset.pad(v, i64([0]), i64([abs(k)]), "constant", const_like(0, v))
-            # k >= 0: row i holds v[i]; k < 0: column j holds v[j].
-            values = opset.unsqueeze(padded, i64([1 if k >= 0 else 0]))
-            full = opset.broadcast(values, i64([n, n]))
-            return opset.select(_eye_mask(n, n, k), full, const_like(0, v))
-
-        return run(("diag1", k, m), build, x)
-    if x.ndim == 2:
-        return diagonal(x, offset=k)
-    raise ValueError(f"diag expects a 1-D or 2-D input. Received: shape {x.shape}.")
-
-
-def diagflat(x, k=0):
-    return diag(ravel(x), k)
-
-
-def diagonal(x, offset=0, axis1=0, axis2=1):
-    x = to_tensor(x)
-    a1, a2 = canonical_axis(axis1, x.ndim, "diagonal"), canonical_axis(axis2, x.ndim, "diagonal")
-    rows, cols = known_dim(x, a1), known_dim(x, a2)
-    k = int(offset)
-    length = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
-    rest = [d for d in range(x.ndim) if d not in (a1, a2)]
-    idx = [(i + max(-k, 0)) * cols + (i + max(k, 0)) for i in range(length)]
+    nd = x.ndim
 
     def build(a):
-        moved = opset.transpose(a, i64([*rest, a1, a2]))
-        flat = opset.reshape(moved, i64([0] * len(rest) + [-1]), True)
-        return opset.gather(flat, i64(idx), i64(len(rest)))
+        found = opset.non_zero(cv(a, "bool") if a.get_element_type().is_real() else a, "i32")
+        if nd == 0:
+            return [found.output(0)]
+        parts = opset.split(found, i64(0), nd)
+        return [opset.squeeze(p, i64([0])).output(0) for p in parts.outputs()]
 
-    return run(("diagonal", a1, a2, k, rows, cols), build, x)
-
-
-def _triangle(x, k, lower):
-    x = to_tensor(x)
-    k = int(k)
-    rows, cols = known_dim(x, -2), known_dim(x, -1)
-    keep = np.tri(rows, cols, k, dtype=bool) if lower else ~np.tri(rows, cols, k - 1, dtype=bool)
-
-    def build(a):
-        mask = opset.constant(keep)
-        return opset.select(
-            mask,
-            a,
-            const_like(0, a) if a.get_element_type() != ov.Type.boolean else opset.constant(False),
-        )
-
-    return run(("tril" if lower else "triu", k, rows, cols), build, x)
+    out = run(("nonzero", nd), build, x)
+    return out if isinstance(out, tuple) else (out,)
 
 
-def tril(x, k=0):
-    return _triangle(x, k, True)
+def unravel_index(indices, shape):
+    indices = to_tensor(indices)
+    dtype = _dtypes.result_type(indices.dtype)
+    dims = [int(d) for d in shape]
 
+    def build(idx):
+        idx = cv(idx, dtype)
+        outs = []
+        stride = 1
+        strides = []
+        for d in reversed(dims):
+            strides.append(stride)
+            stride *= d
+        strides.reverse()
+        for d, s in zip(dims, strides, strict=True):
+            q = floor_divide_node(idx, const(s, dtype))
+            outs.append(opset.floor_mod(q, const(d, dtype)).output(0))
+        return outs
 
-def triu(x, k=0):
-    return _triangle(x, k, False)
+    out = run(("unravel_index", tuple(dims), dtype), build, indices)
+    return out if isinstance(out, tuple) else (out,)

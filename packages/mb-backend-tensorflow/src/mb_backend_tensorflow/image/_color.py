@@ -1,8 +1,8 @@
-"""Color space conversions."""
+"""Color conversions: RGB to grayscale, RGB to HSV and back."""
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import result_type, standardize_dtype
 from mb_backend_tensorflow.image._common import check_images, to_last
 

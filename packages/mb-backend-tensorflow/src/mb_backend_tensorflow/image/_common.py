@@ -2,7 +2,7 @@
 
 import tensorflow as tf
 
-from mb_backend_tensorflow.nn._layout import data_format as standardize_format
+from mb_backend_tensorflow.nn._common import data_format as standardize_format
 
 
 def check_images(images, name):

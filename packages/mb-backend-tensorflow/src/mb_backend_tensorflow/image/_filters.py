@@ -2,9 +2,9 @@
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow.image._common import batched, check_images, to_last
-from mb_backend_tensorflow.nn._layout import data_format as standardize_format
+from mb_backend_tensorflow.nn._common import data_format as standardize_format
 
 
 def _gaussian_1d(size, sigma, dtype):

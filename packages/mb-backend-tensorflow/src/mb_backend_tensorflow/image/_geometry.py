@@ -6,11 +6,11 @@ import operator
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import standardize_dtype
 from mb_backend_tensorflow.image._common import batched, check_images, to_last
 from mb_backend_tensorflow.image._filters import gaussian_blur
-from mb_backend_tensorflow.nn._layout import data_format as standardize_format
+from mb_backend_tensorflow.nn._common import data_format as standardize_format
 from mb_ops.random import draw_seed
 
 AFFINE_TRANSFORM_INTERPOLATIONS = ("nearest", "bilinear")

@@ -1,9 +1,9 @@
-"""Resizing: ``resize`` (with crop/pad to aspect ratio) and ``scale_and_translate``."""
+"""Resizing (with crop/pad to the target aspect ratio) and scale-and-translate."""
 
 import numpy as np
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import is_int_dtype, result_type, standardize_dtype
 from mb_backend_tensorflow.image._common import batched, check_images, to_last
 

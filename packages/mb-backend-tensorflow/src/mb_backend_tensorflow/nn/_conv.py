@@ -1,4 +1,4 @@
-"""Convolutions (plain, grouped, depthwise, separable, transposed) and patch ops.
+"""Convolutions, pooling, patches (unfold/fold) and pixel shuffles.
 
 Inputs in ``channels_first`` are transposed to ``channels_last`` and back:
 TensorFlow's CPU kernels only implement NHWC. Kernels use Keras's layouts:
@@ -10,15 +10,15 @@ TensorFlow's CPU kernels only implement NHWC. Kernels use Keras's layouts:
 import numpy as np
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import floatx, result_type, standardize_dtype
-from mb_backend_tensorflow.nn._layout import (
+from mb_backend_tensorflow.nn._common import (
     as_tuple,
     check_padding,
     to_channels_first,
     to_channels_last,
 )
-from mb_backend_tensorflow.nn._layout import (
+from mb_backend_tensorflow.nn._common import (
     data_format as _data_format,
 )
 
@@ -209,9 +209,9 @@ def _pair(v):
     return (v, v) if isinstance(v, int) else tuple(v)
 
 
-def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding blocks of an NCHW image: ``(N, C*kh*kw, L)`` (``torch.nn.Unfold``)."""
-    x = convert_to_tensor(input)
+    x = convert_to_tensor(x)
     (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (kernel_size, dilation, padding, stride))
     n, c = tf.shape(x)[0], x.shape[1]
     x = tf.pad(x, [[0, 0], [0, 0], [ph, ph], [pw, pw]])
@@ -265,3 +265,68 @@ def space_to_depth(x, block_size, data_format="channels_last"):
     if data_format == "channels_first":
         return to_channels_first(tf.nn.space_to_depth(to_channels_last(x), block_size))
     return tf.nn.space_to_depth(x, block_size)
+
+
+def _pool(fn, inputs, pool_size, strides, padding, data_format):
+    data_format = _data_format(data_format)
+    x = convert_to_tensor(inputs)
+    nd = x.shape.rank - 2
+    pool_size = as_tuple(pool_size, nd, "pool_size")
+    strides = pool_size if strides is None else as_tuple(strides, nd, "strides")
+    padding = check_padding(padding)
+    if data_format == "channels_first":
+        x = to_channels_last(x)
+    out = fn(x, pool_size, strides, padding)
+    return to_channels_first(out) if data_format == "channels_first" else out
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool(tf.nn.max_pool, inputs, pool_size, strides, padding, data_format)
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool(tf.nn.avg_pool, inputs, pool_size, strides, padding, data_format)
+
+
+def _windows(length, out):
+    """PyTorch's adaptive windows: [floor(i*L/out), ceil((i+1)*L/out))."""
+    return [((i * length) // out, -((-(i + 1) * length) // out)) for i in range(out)]
+
+
+def _adaptive(inputs, output_size, data_format, is_max):
+    data_format = _data_format(data_format)
+    x = convert_to_tensor(inputs)
+    nd = x.shape.rank - 2
+    output_size = as_tuple(output_size, nd, "output_size")
+    if data_format == "channels_first":
+        x = to_channels_last(x)
+    for i, out in enumerate(output_size):
+        axis = 1 + i
+        length = x.shape[axis]
+        if length is None:
+            raise ValueError(
+                "adaptive pooling needs statically known spatial sizes. Received shape "
+                f"{x.shape.as_list()}."
+            )
+        windows = _windows(length, out)
+        if is_max:
+            parts = [
+                tf.reduce_max(tf.gather(x, tf.range(a, b), axis=axis), axis=axis, keepdims=True)
+                for a, b in windows
+            ]
+            x = tf.concat(parts, axis=axis)
+        else:
+            weights = np.zeros((out, length), dtype=x.dtype.as_numpy_dtype)
+            for j, (a, b) in enumerate(windows):
+                weights[j, a:b] = 1.0 / (b - a)
+            moved = tf.tensordot(x, tf.constant(weights.T), axes=[[axis], [0]])
+            x = tf.experimental.numpy.moveaxis(moved, -1, axis)
+    return to_channels_first(x) if data_format == "channels_first" else x
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    return _adaptive(inputs, output_size, data_format, is_max=False)
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    return _adaptive(inputs, output_size, data_format, is_max=True)

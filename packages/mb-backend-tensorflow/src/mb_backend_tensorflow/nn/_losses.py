@@ -1,29 +1,12 @@
-"""Encodings, cross-entropies, normalization statistics, CTC and PSNR."""
+"""Cross-entropies, CTC loss and decoding, and PSNR."""
 
 import math
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import floatx, result_type, standardize_dtype
 from mb_ops import config
-
-
-def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    if sparse:
-        raise NotImplementedError(
-            "one_hot(sparse=True) is not supported on the tensorflow backend: mb ops return "
-            "dense tensors. Call it with sparse=False."
-        )
-    x = tf.cast(convert_to_tensor(x), "int64")
-    return tf.one_hot(x, num_classes, axis=axis, dtype=dtype or floatx())
-
-
-def multi_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    x = convert_to_tensor(x)
-    reduce_axis = 1 if x.shape.rank > 1 else 0
-    encoded = one_hot(x, num_classes, axis=axis, dtype=dtype, sparse=sparse)
-    return tf.reduce_max(encoded, axis=reduce_axis)
 
 
 def _check_same_shape(name, target, output, rank_only=False):
@@ -93,43 +76,6 @@ def binary_crossentropy(target, output, from_logits=False):
     eps = config.epsilon()
     output = tf.clip_by_value(output, eps, 1.0 - eps)
     return -(target * tf.math.log(output) + (1.0 - target) * tf.math.log(1.0 - output))
-
-
-def moments(x, axes, keepdims=False, synchronized=False):
-    if synchronized:
-        raise NotImplementedError(
-            "moments(synchronized=True) is not supported on the tensorflow backend: mb does "
-            "not run under tf.distribute. Use synchronized=False."
-        )
-    x = convert_to_tensor(x)
-    dtype = standardize_dtype(x.dtype)
-    low_precision = dtype in ("float16", "bfloat16")
-    if low_precision or not x.dtype.is_floating:
-        x = tf.cast(x, "float32" if low_precision else result_type(dtype, float))
-    axes = list(axes) if isinstance(axes, list | tuple) else [axes]
-    mean = tf.reduce_mean(x, axis=axes, keepdims=True)
-    variance = tf.reduce_mean(tf.square(x - tf.stop_gradient(mean)), axis=axes, keepdims=True)
-    if not keepdims:
-        mean, variance = tf.squeeze(mean, axes), tf.squeeze(variance, axes)
-    if low_precision:
-        limit = tf.float16.max
-        mean = tf.cast(tf.clip_by_value(mean, -limit, limit), dtype)
-        variance = tf.cast(tf.clip_by_value(variance, -limit, limit), dtype)
-    return mean, variance
-
-
-def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
-    x = convert_to_tensor(x)
-    rank = x.shape.rank
-    shape = [1] * rank
-    shape[axis % rank] = -1
-
-    def prep(t):
-        return None if t is None else tf.reshape(tf.cast(convert_to_tensor(t), x.dtype), shape)
-
-    return tf.nn.batch_normalization(
-        x, prep(mean), prep(variance), prep(offset), prep(scale), variance_epsilon=epsilon
-    )
 
 
 def ctc_loss(target, output, target_length, output_length, mask_index=0):

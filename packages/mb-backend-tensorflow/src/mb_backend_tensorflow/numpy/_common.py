@@ -2,7 +2,7 @@
 
 import tensorflow as tf
 
-from mb_backend_tensorflow._conversion import convert_to_tensor
+from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import dtype_of, floatx, result_type, standardize_dtype
 
 _SMALL_INTS = ("bool", "int8", "int16")

@@ -23,10 +23,6 @@ def array(x, dtype=None):
     return tensor(x, dtype)
 
 
-def copy(x):
-    return tf.identity(tensor(x))
-
-
 def zeros(shape, dtype=None):
     return tf.zeros(_shape(shape), dtype=_dtype_or_floatx(dtype))
 
@@ -239,30 +235,3 @@ def kaiser(x, beta):
     arg = beta * tf.sqrt(tf.maximum(1.0 - ratio * ratio, 0.0))
     out = tf.math.bessel_i0(arg) / tf.math.bessel_i0(beta)
     return tf.where(denom > 0, out, tf.ones_like(out))
-
-
-def vander(x, N=None, increasing=False):
-    x = tensor(x)
-    if x.shape.rank != 1:
-        raise ValueError(f"vander needs a 1-D input. Received shape {x.shape.as_list()}.")
-    n = x.shape[0] if N is None else N
-    powers = tf.range(n)
-    if not increasing:
-        powers = tf.reverse(powers, [0])
-    dtype = dt(x)
-    compute = "int64" if ("int" in dtype or dtype == "bool") else dtype
-    out = tf.pow(tf.cast(x, compute)[:, None], tf.cast(powers, compute)[None, :])
-    return tf.cast(out, "int32" if dtype == "bool" else dtype)
-
-
-def diag(x, k=0):
-    x = tensor(x)
-    if x.shape.rank == 1:
-        return tf.linalg.diag(x, k=k)
-    if x.shape.rank == 2:
-        return tf.linalg.diag_part(x, k=k, padding_value=0)
-    raise ValueError(f"diag needs a 1-D or 2-D input. Received shape {x.shape.as_list()}.")
-
-
-def diagflat(x, k=0):
-    return diag(tf.reshape(tensor(x), [-1]), k=k)

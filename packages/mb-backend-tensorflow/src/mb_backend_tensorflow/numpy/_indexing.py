@@ -1,9 +1,12 @@
-"""Gathering, selecting, sorting and counting: take, where, sort, unique, histogram."""
+"""Selecting and searching: where, select, take, pad, unique, searchsorted, digitize, isin."""
 
+import re
+
+import numpy as np
 import tensorflow as tf
 
-from mb_backend_tensorflow._dtypes import result_type
 from mb_backend_tensorflow.numpy._common import canonical_axis, dt, promote, tensor
+from mb_backend_tensorflow.numpy._shape import nonzero
 
 
 def take(x, indices, axis=None):
@@ -67,12 +70,6 @@ def where(condition, x1=None, x2=None):
     return tf.where(condition, x1, x2)
 
 
-def nonzero(x):
-    x = tf.cast(tensor(x), "bool")
-    coords = tf.where(x)
-    return tuple(tf.cast(coords[:, i], "int32") for i in range(x.shape.rank))
-
-
 def searchsorted(sorted_sequence, values, side="left"):
     sorted_sequence = tensor(sorted_sequence)
     if sorted_sequence.shape.rank != 1:
@@ -121,29 +118,6 @@ def _sortable(x):
     if dt(x) in ("int8", "int16", "uint16", "uint32"):
         return tf.cast(x, "int64")
     return x
-
-
-def sort(x, axis=-1):
-    x = tensor(x)
-    if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    if x.shape.rank == 0:
-        return x
-    return tf.cast(tf.sort(_sortable(x), axis=axis), x.dtype)
-
-
-def argsort(x, axis=-1):
-    x = tensor(x)
-    if x.shape.rank == 0:
-        return tf.constant([0], "int32")
-    if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    return tf.argsort(_sortable(x), axis=axis, stable=True)
-
-
-def argpartition(x, kth, axis=-1):
-    # Any order with the kth element in place is valid; a full stable sort is one.
-    return argsort(x, axis=axis)
 
 
 def unique(
@@ -205,57 +179,98 @@ def unique(
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def bincount(x, weights=None, minlength=0, sparse=False):
-    if sparse:
-        raise NotImplementedError(
-            "bincount(sparse=True) is not supported on the tensorflow backend: mb ops return "
-            "dense tensors. Call it with sparse=False."
+_DIMS = re.compile(r"\(([^()]*)\)")
+
+
+def _parse_signature(signature):
+    inputs, outputs = signature.replace(" ", "").split("->")
+    parse = lambda part: [  # noqa: E731
+        tuple(d for d in group.split(",") if d) for group in _DIMS.findall(part)
+    ]
+    return parse(inputs), parse(outputs)
+
+
+def vectorize(pyfunc, *, excluded=None, signature=None):
+    """``pyfunc`` broadcast over its inputs' leading axes (NumPy's ``vectorize``)."""
+    excluded = set(excluded or ())
+
+    def wrapped(*args, **kwargs):
+        kept = [i for i in range(len(args)) if i not in excluded]
+        tensors = [tensor(args[i]) for i in kept]
+        if signature is None:
+            core = [()] * len(tensors)
+        else:
+            core = _parse_signature(signature)[0]
+        batch_shapes = [
+            tf.shape(t)[: t.shape.rank - len(c)] for t, c in zip(tensors, core, strict=True)
+        ]
+        batch = batch_shapes[0]
+        for s in batch_shapes[1:]:
+            batch = tf.broadcast_dynamic_shape(batch, s)
+        flat = []
+        for t, c in zip(tensors, core, strict=True):
+            core_shape = tf.shape(t)[t.shape.rank - len(c) :]
+            t = tf.broadcast_to(t, tf.concat([batch, core_shape], 0))
+            flat.append(tf.reshape(t, tf.concat([[-1], core_shape], 0)))
+
+        def call(elems):
+            full = list(args)
+            for i, e in zip(kept, elems, strict=True):
+                full[i] = e
+            return pyfunc(*full, **kwargs)
+
+        out = tf.map_fn(
+            call,
+            tuple(flat),
+            fn_output_signature=_output_signature(call, flat),
         )
+
+        def unflatten(o):
+            return tf.reshape(o, tf.concat([batch, tf.shape(o)[1:]], 0))
+
+        return tf.nest.map_structure(unflatten, out)
+
+    return wrapped
+
+
+def _output_signature(call, flat):
+    sample = call(tuple(f[0] for f in flat))
+    return tf.nest.map_structure(lambda s: tf.TensorSpec(s.shape, s.dtype), sample)
+
+
+def isin(x1, x2, assume_unique=False, invert=False):
+    (x1, x2), _ = promote(x1, x2)
+    flat2 = tf.reshape(x2, [-1])
+    hits = tf.reduce_any(tf.equal(tf.expand_dims(x1, -1), flat2), axis=-1)
+    return tf.logical_not(hits) if invert else hits
+
+
+def pad(x, pad_width, mode="constant", constant_values=None):
     x = tensor(x)
-    if dt(x) not in ("int32", "int64"):
-        x = tf.cast(x, "int32")
-    if weights is None:
-        dtype = "int32"
-    else:
-        weights = tensor(weights)
-        dtype = result_type(dt(x), dt(weights))
-        if dt(weights) not in ("int32", "int64", "float32", "float64"):
-            weights = tf.cast(weights, "int32" if weights.dtype.is_integer else "float32")
-    out = tf.math.bincount(x, weights=weights, minlength=minlength, axis=-1)
-    return tf.cast(out, dtype)
+    pad_width = np.broadcast_to(np.asarray(pad_width, dtype="int64"), (x.shape.rank, 2))
+    mode = mode.lower()
+    if mode == "constant":
+        value = 0 if constant_values is None else constant_values
+        return tf.pad(x, pad_width, mode="CONSTANT", constant_values=tf.cast(value, x.dtype))
+    if constant_values is not None:
+        raise ValueError(
+            f"pad accepts constant_values only with mode='constant'. Received mode={mode!r}."
+        )
+    if mode in ("reflect", "symmetric"):
+        return tf.pad(x, pad_width, mode=mode.upper())
+    if mode in ("edge", "wrap"):
+        return _pad_gather(x, pad_width, mode)
+    raise ValueError(
+        f"pad got mode={mode!r}. Expected 'constant', 'reflect', 'symmetric', 'edge' or 'wrap'."
+    )
 
 
-def histogram(x, bins=10, range=None):
-    x = tensor(x)
-    if range is None:
-        lo, hi = tf.reduce_min(x), tf.reduce_max(x)
-    else:
-        lo, hi = range
-    lo, hi = tf.cast(lo, x.dtype), tf.cast(hi, x.dtype)
-    x = tf.boolean_mask(x, (x >= lo) & (x <= hi))
-    edges = tf.cast(tf.linspace(tf.cast(lo, "float64"), tf.cast(hi, "float64"), bins + 1), x.dtype)
-    idx = tf.searchsorted(edges[1:-1], x, side="right", out_type="int32")
-    counts = tf.math.bincount(idx, minlength=bins, maxlength=bins, dtype=x.dtype)
-    return counts, edges
-
-
-def unravel_index(indices, shape):
-    indices = tensor(indices)
-    if None in tuple(shape):
-        raise ValueError(f"unravel_index needs a fully known shape. Received shape={shape}.")
-    coords = []
-    for dim in reversed(tuple(shape)):
-        coords.append(tf.math.floormod(indices, tf.cast(dim, indices.dtype)))
-        indices = tf.math.floordiv(indices, tf.cast(dim, indices.dtype))
-    return tuple(reversed(coords))
-
-
-def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
-    x = tensor(x)
-    if not x.dtype.is_floating:
-        return x
-    info_max = x.dtype.max if posinf is None else posinf
-    info_min = x.dtype.min if neginf is None else neginf
-    x = tf.where(tf.math.is_nan(x), tf.constant(nan, x.dtype), x)
-    x = tf.where(tf.math.is_inf(x) & (x > 0), tf.constant(info_max, x.dtype), x)
-    return tf.where(tf.math.is_inf(x) & (x < 0), tf.constant(info_min, x.dtype), x)
+def _pad_gather(x, pad_width, mode):
+    for axis, (before, after) in enumerate(pad_width):
+        if before == 0 and after == 0:
+            continue
+        n = tf.shape(x)[axis]
+        idx = tf.range(-int(before), n + int(after))
+        idx = tf.clip_by_value(idx, 0, n - 1) if mode == "edge" else tf.math.floormod(idx, n)
+        x = tf.gather(x, idx, axis=axis)
+    return x

@@ -1,10 +1,11 @@
-"""Reductions: sums, means, extrema, arg-extrema, statistics, cumulative ops."""
+"""Reductions, statistics, sorting and cumulative ops."""
 
 import numpy as np
 import tensorflow as tf
 
 from mb_backend_tensorflow._dtypes import floatx, result_type
-from mb_backend_tensorflow.numpy._common import axes_tuple, dt, sum_dtype, tensor
+from mb_backend_tensorflow.numpy._common import axes_tuple, canonical_axis, dt, sum_dtype, tensor
+from mb_backend_tensorflow.numpy._indexing import _sortable
 
 
 def _axis(axis):
@@ -347,3 +348,85 @@ def median(x, axis=None, keepdims=False):
 
 def nanmedian(x, axis=None, keepdims=False):
     return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
+
+
+def sort(x, axis=-1):
+    x = tensor(x)
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    if x.shape.rank == 0:
+        return x
+    return tf.cast(tf.sort(_sortable(x), axis=axis), x.dtype)
+
+
+def argsort(x, axis=-1):
+    x = tensor(x)
+    if x.shape.rank == 0:
+        return tf.constant([0], "int32")
+    if axis is None:
+        x, axis = tf.reshape(x, [-1]), 0
+    return tf.argsort(_sortable(x), axis=axis, stable=True)
+
+
+def argpartition(x, kth, axis=-1):
+    # Any order with the kth element in place is valid; a full stable sort is one.
+    return argsort(x, axis=axis)
+
+
+def bincount(x, weights=None, minlength=0, sparse=False):
+    if sparse:
+        raise NotImplementedError(
+            "bincount(sparse=True) is not supported on the tensorflow backend: mb ops return "
+            "dense tensors. Call it with sparse=False."
+        )
+    x = tensor(x)
+    if dt(x) not in ("int32", "int64"):
+        x = tf.cast(x, "int32")
+    if weights is None:
+        dtype = "int32"
+    else:
+        weights = tensor(weights)
+        dtype = result_type(dt(x), dt(weights))
+        if dt(weights) not in ("int32", "int64", "float32", "float64"):
+            weights = tf.cast(weights, "int32" if weights.dtype.is_integer else "float32")
+    out = tf.math.bincount(x, weights=weights, minlength=minlength, axis=-1)
+    return tf.cast(out, dtype)
+
+
+def histogram(x, bins=10, range=None):
+    x = tensor(x)
+    if range is None:
+        lo, hi = tf.reduce_min(x), tf.reduce_max(x)
+    else:
+        lo, hi = range
+    lo, hi = tf.cast(lo, x.dtype), tf.cast(hi, x.dtype)
+    x = tf.boolean_mask(x, (x >= lo) & (x <= hi))
+    edges = tf.cast(tf.linspace(tf.cast(lo, "float64"), tf.cast(hi, "float64"), bins + 1), x.dtype)
+    idx = tf.searchsorted(edges[1:-1], x, side="right", out_type="int32")
+    counts = tf.math.bincount(idx, minlength=bins, maxlength=bins, dtype=x.dtype)
+    return counts, edges
+
+
+def diff(a, n=1, axis=-1):
+    a = tensor(a)
+    axis = canonical_axis(axis, a.shape.rank)
+    for _ in range(n):
+        head = tf.gather(a, tf.range(1, tf.shape(a)[axis]), axis=axis)
+        tail = tf.gather(a, tf.range(0, tf.shape(a)[axis] - 1), axis=axis)
+        a = tf.math.not_equal(head, tail) if a.dtype.is_bool else head - tail
+    return a
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    y = tensor(y)
+    dtype = result_type(dt(y), float)
+    y = tf.experimental.numpy.moveaxis(tf.cast(y, dtype), axis, -1)
+    if x is None:
+        spacing = tf.cast(dx, dtype)
+    else:
+        x = tf.cast(tensor(x), dtype)
+        if x.shape.rank == 1:
+            spacing = x[1:] - x[:-1]
+        else:
+            spacing = diff(tf.experimental.numpy.moveaxis(x, axis, -1), axis=-1)
+    return tf.reduce_sum((y[..., 1:] + y[..., :-1]) * spacing / 2.0, axis=-1)

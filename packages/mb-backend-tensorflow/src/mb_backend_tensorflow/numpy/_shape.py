@@ -1,8 +1,7 @@
-"""Shape manipulation: reshape, transpose, join, split, tile, flip, pad, triangles."""
+"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, copying."""
 
 import itertools
 
-import numpy as np
 import tensorflow as tf
 
 from mb_backend_tensorflow._dtypes import standardize_dtype
@@ -245,79 +244,14 @@ def rot90(array, k=1, axes=(0, 1)):
     return tf.reverse(tf.transpose(x, perm), [b])
 
 
-def pad(x, pad_width, mode="constant", constant_values=None):
-    x = tensor(x)
-    pad_width = np.broadcast_to(np.asarray(pad_width, dtype="int64"), (x.shape.rank, 2))
-    mode = mode.lower()
-    if mode == "constant":
-        value = 0 if constant_values is None else constant_values
-        return tf.pad(x, pad_width, mode="CONSTANT", constant_values=tf.cast(value, x.dtype))
-    if constant_values is not None:
-        raise ValueError(
-            f"pad accepts constant_values only with mode='constant'. Received mode={mode!r}."
-        )
-    if mode in ("reflect", "symmetric"):
-        return tf.pad(x, pad_width, mode=mode.upper())
-    if mode in ("edge", "wrap"):
-        return _pad_gather(x, pad_width, mode)
-    raise ValueError(
-        f"pad got mode={mode!r}. Expected 'constant', 'reflect', 'symmetric', 'edge' or 'wrap'."
-    )
-
-
-def _pad_gather(x, pad_width, mode):
-    for axis, (before, after) in enumerate(pad_width):
-        if before == 0 and after == 0:
-            continue
-        n = tf.shape(x)[axis]
-        idx = tf.range(-int(before), n + int(after))
-        idx = tf.clip_by_value(idx, 0, n - 1) if mode == "edge" else tf.math.floormod(idx, n)
-        x = tf.gather(x, idx, axis=axis)
-    return x
-
-
-def tril(x, k=0):
-    x = tensor(x)
-    n, m = tf.shape(x)[-2], tf.shape(x)[-1]
-    mask = tf.range(m)[None, :] - tf.range(n)[:, None] <= k
-    return tf.where(mask, x, tf.zeros_like(x))
-
-
-def triu(x, k=0):
-    x = tensor(x)
-    n, m = tf.shape(x)[-2], tf.shape(x)[-1]
-    mask = tf.range(m)[None, :] - tf.range(n)[:, None] >= k
-    return tf.where(mask, x, tf.zeros_like(x))
-
-
-def diagonal(x, offset=0, axis1=0, axis2=1):
-    x = tensor(x)
-    ndim = x.shape.rank
-    a, b = canonical_axis(axis1, ndim), canonical_axis(axis2, ndim)
-    rest = [i for i in range(ndim) if i not in (a, b)]
-    x = tf.transpose(x, [*rest, a, b])
-    n, m = x.shape[-2], x.shape[-1]
-    if n is not None and m is not None and (offset >= m or -offset >= n):
-        return tf.zeros([*x.shape[:-2], 0], x.dtype)
-    return tf.linalg.diag_part(x, k=offset)
-
-
-def trace(x, offset=0, axis1=0, axis2=1):
-    x = tensor(x)
-    dtype = dt(x)
-    if dtype in ("bool", "int8", "int16"):
-        x = tf.cast(x, "int32")
-    elif dtype in ("uint8", "uint16"):
-        x = tf.cast(x, "uint32")
-    return tf.reduce_sum(diagonal(x, offset, axis1, axis2), axis=-1)
-
-
 def ndim(x):
     return tensor(x).shape.rank
 
 
 def size(x):
-    return tf.size(tensor(x))
+    # int64, as the element count is on the other backends (a Python int there, and
+    # NumPy's int64); tf.size defaults to int32, which overflows past 2**31 elements.
+    return tf.size(tensor(x), out_type=tf.int64)
 
 
 _BITS = {
@@ -346,3 +280,24 @@ def view(x, dtype=None):
         grouped = tf.reshape(src, [*shape[:-1], -1, ratio])
         out = tf.bitcast(grouped, dtype if dtype != "bool" else "uint8")
     return tf.cast(out, "bool") if dtype == "bool" else out
+
+
+def copy(x):
+    return tf.identity(tensor(x))
+
+
+def nonzero(x):
+    x = tf.cast(tensor(x), "bool")
+    coords = tf.where(x)
+    return tuple(tf.cast(coords[:, i], "int32") for i in range(x.shape.rank))
+
+
+def unravel_index(indices, shape):
+    indices = tensor(indices)
+    if None in tuple(shape):
+        raise ValueError(f"unravel_index needs a fully known shape. Received shape={shape}.")
+    coords = []
+    for dim in reversed(tuple(shape)):
+        coords.append(tf.math.floormod(indices, tf.cast(dim, indices.dtype)))
+        indices = tf.math.floordiv(indices, tf.cast(dim, indices.dtype))
+    return tuple(reversed(coords))

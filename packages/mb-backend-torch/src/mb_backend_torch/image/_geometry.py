@@ -1,20 +1,17 @@
-"""Resampling: resize, affine and perspective warps, map_coordinates, elastic transform,
-scale_and_translate."""
+"""Geometric transforms: affine/perspective warps, coordinate mapping, elastic distortion."""
 
 import functools
 import itertools
-import math
 import operator
 
 import torch
-import torch.nn.functional as tnn
 
-from mb_backend_torch.image._color import _check_rank, gaussian_blur
+from mb_backend_torch.image._color import _check_rank
+from mb_backend_torch.image._filters import gaussian_blur
 from mb_backend_torch.nn._conv import data_format_of
-from mb_backend_torch.numpy._helpers import floatx, t
+from mb_backend_torch.numpy._common import floatx, t
 from mb_backend_torch.random import _generator
 
-_INTERPOLATE = {"bilinear": "bilinear", "nearest": "nearest-exact", "bicubic": "bicubic"}
 _ORDERS = {"nearest": 0, "bilinear": 1}
 _FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
 
@@ -272,158 +269,3 @@ def elastic_transform(
 
 
 # ----- separable kernels (scale_and_translate, lanczos resize) ----------------------------
-
-
-def _triangle(x):
-    return torch.clamp(1 - x.abs(), min=0.0)
-
-
-def _keys_cubic(x):
-    x = x.abs()
-    out = ((1.5 * x - 2.5) * x) * x + 1.0
-    out = torch.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, out)
-    return torch.where(x >= 2.0, torch.zeros_like(out), out)
-
-
-def _lanczos(radius):
-    def kernel(x):
-        x = x.abs()
-        y = radius * torch.sin(math.pi * x) * torch.sin(math.pi * x / radius)
-        safe = torch.where(x != 0, math.pi**2 * x**2, torch.ones_like(x))
-        out = torch.where(x > 1e-3, y / safe, torch.ones_like(x))
-        return torch.where(x > radius, torch.zeros_like(out), out)
-
-    return kernel
-
-
-_KERNELS = {
-    "linear": _triangle,
-    "bilinear": _triangle,
-    "trilinear": _triangle,
-    "triangle": _triangle,
-    "cubic": _keys_cubic,
-    "bicubic": _keys_cubic,
-    "tricubic": _keys_cubic,
-    "lanczos3": _lanczos(3.0),
-    "lanczos5": _lanczos(5.0),
-}
-
-
-def _weights(in_size, out_size, scale, translation, kernel, antialias, dtype, device):
-    inv_scale = 1.0 / scale
-    kernel_scale = max(inv_scale, 1.0) if antialias else 1.0
-    sample = (torch.arange(out_size, dtype=dtype, device=device) + 0.5) * inv_scale
-    sample = sample - translation * inv_scale - 0.5
-    x = (sample[None, :] - torch.arange(in_size, dtype=dtype, device=device)[:, None]).abs()
-    w = kernel(x / kernel_scale)
-    total = w.sum(dim=0, keepdim=True)
-    eps = 1000.0 * torch.finfo(torch.float32).eps
-    w = torch.where(total.abs() > eps, w / torch.where(total != 0, total, 1.0), 0.0)
-    inside = (sample >= -0.5) & (sample <= in_size - 0.5)
-    return torch.where(inside[None, :], w, torch.zeros_like(w))
-
-
-def scale_and_translate(
-    images, output_shape, scale, translation, spatial_dims, method, antialias=True
-):
-    if method not in _KERNELS:
-        raise ValueError(
-            f"scale_and_translate: method must be one of {tuple(_KERNELS)}. Received {method!r}."
-        )
-    x = t(images)
-    scale = [float(s) for s in t(scale).reshape(-1).tolist()]
-    translation = [float(s) for s in t(translation).reshape(-1).tolist()]
-    integer = not x.dtype.is_floating_point
-    out = x.to(torch.float32) if integer else x
-    for i, d in enumerate(spatial_dims):
-        d = d % x.ndim
-        w = _weights(
-            x.shape[d],
-            int(output_shape[d]),
-            scale[i],
-            translation[i],
-            _KERNELS[method],
-            antialias,
-            out.dtype,
-            x.device,
-        )
-        out = torch.moveaxis(torch.tensordot(out, w, dims=([d], [0])), -1, d)
-    if integer:
-        out = torch.clamp(torch.round(out), x.min(), x.max()).to(x.dtype)
-    return out
-
-
-def _aspect(images, size, crop, pad, fill_value):
-    height, width = images.shape[-2:]
-    target_h, target_w = size
-    if crop:
-        crop_h = max(min(height, int(width * target_h / target_w)), 1)
-        crop_w = max(min(width, int(height * target_w / target_h)), 1)
-        top = int((height - crop_h) / 2)
-        left = int((width - crop_w) / 2)
-        return images[..., top : top + crop_h, left : left + crop_w]
-    pad_h = max(height, int(width * target_h / target_w))
-    pad_w = max(width, int(height * target_w / target_h))
-    top = int((pad_h - height) / 2)
-    left = int((pad_w - width) / 2)
-    return tnn.pad(images, (left, left, top, top), value=fill_value)
-
-
-def resize(
-    images,
-    size,
-    interpolation="bilinear",
-    antialias=False,
-    crop_to_aspect_ratio=False,
-    pad_to_aspect_ratio=False,
-    fill_mode="constant",
-    fill_value=0.0,
-    data_format=None,
-):
-    allowed = (*_INTERPOLATE, "lanczos3", "lanczos5", "area")
-    if interpolation not in allowed:
-        raise ValueError(
-            f"resize: interpolation must be one of {allowed}. Received {interpolation!r}."
-        )
-    if fill_mode != "constant":
-        raise ValueError(f"resize: only fill_mode='constant' is supported. Received {fill_mode!r}.")
-    if crop_to_aspect_ratio and pad_to_aspect_ratio:
-        raise ValueError("resize: pass only one of crop_to_aspect_ratio and pad_to_aspect_ratio.")
-    if len(size) != 2:
-        raise ValueError(f"resize: size must be (height, width). Received {size!r}.")
-    size = (int(size[0]), int(size[1]))
-    images = t(images)
-    _check_rank(images, "resize")
-    squeeze = images.ndim == 3
-    x = images.unsqueeze(0) if squeeze else images
-    channels_last = data_format_of(data_format) == "channels_last"
-    if channels_last:
-        x = x.permute(0, 3, 1, 2)
-    dtype = x.dtype
-    if dtype not in (torch.float32, torch.float64):
-        x = x.to(torch.float32)
-    if crop_to_aspect_ratio or pad_to_aspect_ratio:
-        x = _aspect(x, size, crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value)
-    if interpolation in ("lanczos3", "lanczos5"):
-        scale = [size[0] / x.shape[2], size[1] / x.shape[3]]
-        out = scale_and_translate(
-            x, (*x.shape[:2], *size), scale, [0.0, 0.0], (2, 3), interpolation, antialias
-        )
-    elif interpolation == "area":
-        out = tnn.interpolate(x, size=size, mode="area")
-    else:
-        align = False if interpolation in ("bilinear", "bicubic") else None
-        out = tnn.interpolate(
-            x,
-            size=size,
-            mode=_INTERPOLATE[interpolation],
-            align_corners=align,
-            antialias=antialias and interpolation in ("bilinear", "bicubic"),
-        )
-    if not dtype.is_floating_point:
-        info = torch.iinfo(dtype)
-        out = torch.round(out).clamp(info.min, info.max)
-    out = out.to(dtype)
-    if channels_last:
-        out = out.permute(0, 2, 3, 1)
-    return out.squeeze(0) if squeeze else out

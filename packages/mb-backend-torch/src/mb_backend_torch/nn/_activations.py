@@ -3,7 +3,7 @@
 import torch
 import torch.nn.functional as tnn
 
-from mb_backend_torch.numpy._helpers import Tensor, to_float
+from mb_backend_torch.numpy._common import Tensor, to_float
 
 
 def _float(x):

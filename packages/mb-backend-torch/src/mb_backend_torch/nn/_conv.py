@@ -1,4 +1,4 @@
-"""Convolutions and pooling, in both layouts.
+"""Convolutions, pooling, patches (unfold/fold) and pixel shuffles.
 
 torch is channels-first; channels-last inputs are permuted to NC... views
 (which torch treats as channels_last memory format, so no copy is made) and
@@ -10,7 +10,7 @@ import math
 import torch
 import torch.nn.functional as tnn
 
-from mb_backend_torch.numpy._helpers import t
+from mb_backend_torch.numpy._common import t
 from mb_ops import config
 
 _CONV = {1: tnn.conv1d, 2: tnn.conv2d, 3: tnn.conv3d}
@@ -255,8 +255,8 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
     return _adaptive(_ADAPTIVE_MAX, inputs, output_size, data_format, "adaptive_max_pool")
 
 
-def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    return tnn.unfold(t(input), kernel_size, dilation=dilation, padding=padding, stride=stride)
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    return tnn.unfold(t(x), kernel_size, dilation=dilation, padding=padding, stride=stride)
 
 
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):

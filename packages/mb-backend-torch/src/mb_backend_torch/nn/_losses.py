@@ -1,33 +1,12 @@
-"""Encodings, losses, normalization statistics, CTC, PSNR."""
+"""Cross-entropies, CTC loss and decoding, and PSNR."""
 
 import torch
 import torch.nn.functional as tnn
 
 from mb_backend_torch._convert import convert_to_tensor
-from mb_backend_torch._dtypes import _result_many, to_torch_dtype
-from mb_backend_torch.numpy._helpers import floatx, t, to_float
+from mb_backend_torch._dtypes import _result_many
+from mb_backend_torch.numpy._common import t, to_float
 from mb_ops import config
-
-
-def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    if sparse:
-        raise ValueError("one_hot(sparse=True) is not supported on the torch backend.")
-    x = t(x).to(torch.int64)
-    dtype = to_torch_dtype(dtype) if dtype is not None else floatx()
-    out = tnn.one_hot(x.clamp_min(0), num_classes)
-    out = (out * (x >= 0).unsqueeze(-1)).to(dtype)
-    if axis != -1 and axis != out.ndim - 1:
-        out = torch.moveaxis(out, -1, axis)
-    return out
-
-
-def multi_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    if sparse:
-        raise ValueError("multi_hot(sparse=True) is not supported on the torch backend.")
-    x = t(x)
-    reduce_axis = 1 if x.ndim > 1 else 0
-    encoded = one_hot(x, num_classes, axis=axis, dtype=dtype)
-    return torch.amax(encoded, dim=reduce_axis)
 
 
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
@@ -88,39 +67,6 @@ def binary_crossentropy(target, output, from_logits=False):
     eps = config.epsilon()
     output = output.clamp(eps, 1.0 - eps)
     return -(target * torch.log(output) + (1 - target) * torch.log(1 - output))
-
-
-def moments(x, axes, keepdims=False, synchronized=False):
-    if synchronized:
-        raise NotImplementedError(
-            "moments(synchronized=True) is not supported on the torch backend: "
-            "there is no cross-replica reduction outside torch.distributed."
-        )
-    x = to_float(x)
-    dtype = x.dtype
-    if dtype in (torch.float16, torch.bfloat16):
-        x = x.float()
-    axes = (axes,) if isinstance(axes, int) else tuple(axes)
-    variance, mean = torch.var_mean(x, dim=axes, keepdim=keepdims, correction=0)
-    if dtype is not x.dtype:
-        info = torch.finfo(dtype)
-        mean = mean.clamp(info.min, info.max).to(dtype)
-        variance = variance.clamp(info.min, info.max).to(dtype)
-    return mean, variance
-
-
-def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
-    x = to_float(x)
-    shape = [1] * x.ndim
-    shape[axis] = x.shape[axis]
-    mean = t(mean).reshape(shape)
-    inv = torch.rsqrt(t(variance).reshape(shape) + epsilon)
-    if scale is not None:
-        inv = inv * t(scale).reshape(shape)
-    out = (x - mean) * inv
-    if offset is not None:
-        out = out + t(offset).reshape(shape)
-    return out.to(x.dtype)
 
 
 def ctc_loss(target, output, target_length, output_length, mask_index=0):

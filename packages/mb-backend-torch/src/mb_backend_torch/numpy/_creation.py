@@ -4,13 +4,14 @@ import torch
 
 from mb_backend_torch._convert import convert_to_tensor
 from mb_backend_torch._dtypes import _result_many, to_torch_dtype, weak_type
-from mb_backend_torch.numpy._helpers import config, device, floatx, t
+from mb_backend_torch.numpy._common import config, device, floatx, t
 
 
 def _shape(shape):
-    if isinstance(shape, int):
+    if isinstance(shape, (int, torch.SymInt)):
         return (shape,)
-    return tuple(int(s) for s in shape)
+    # A symbolic size (torch.export's dynamic axes) stays symbolic: int() would fix it.
+    return tuple(s if isinstance(s, torch.SymInt) else int(s) for s in shape)
 
 
 def _dtype_or_floatx(dtype):
@@ -67,17 +68,6 @@ def full_like(x, fill_value, dtype=None):
 
 def array(x, dtype=None):
     return convert_to_tensor(x, dtype=dtype)
-
-
-def copy(x):
-    return torch.clone(t(x))
-
-
-def view(x, dtype=None):
-    x = t(x)
-    if dtype is None:
-        return x.view(x.shape)
-    return x.view(to_torch_dtype(dtype))
 
 
 def arange(start, stop=None, step=None, dtype=None):

@@ -1,14 +1,15 @@
-"""Products and other linear-algebra-flavoured numpy ops (matmul, dot, einsum, …)."""
+"""Products and linear-algebra flavoured ops: matmul, dot, einsum, diagonals, triangles."""
 
 import torch
 
 from mb_backend_torch._dtypes import FLOAT_TORCH, _result_many
-from mb_backend_torch.numpy._helpers import (
+from mb_backend_torch.numpy._common import (
     Tensor,
     config,
     floatx,
     promote,
     promote_many,
+    sum_dtype,
     t,
     to_float,
 )
@@ -144,16 +145,6 @@ def correlate(x1, x2, mode="valid"):
     raise ValueError(f"correlate: mode must be 'valid', 'same' or 'full'. Received {mode!r}.")
 
 
-def trapezoid(y, x=None, dx=1.0, axis=-1):
-    y = t(y)
-    if not (y.dtype.is_floating_point or y.dtype.is_complex):
-        y = y.to(_result_many((y.dtype, float), config.floatx()))
-    if x is not None:
-        x = t(x).to(y.dtype)
-        return torch.trapezoid(y, x=x, dim=axis)
-    return torch.trapezoid(y, dx=float(dx), dim=axis)
-
-
 def vander(x, N=None, increasing=False):
     x = t(x)
     return (
@@ -172,19 +163,33 @@ def corrcoef(x):
     return torch.corrcoef(x)
 
 
-def diff(a, n=1, axis=-1):
-    a = t(a)
-    if a.dtype is _BOOL and n > 0:
-        out = a
-        for _ in range(n):
-            out = torch.logical_xor(
-                out.narrow(axis, 1, out.shape[axis] - 1), out.narrow(axis, 0, out.shape[axis] - 1)
-            )
-        return out
-    return torch.diff(a, n=n, dim=axis)
-
-
 def slogdet(x):
     x = to_float(x)
     sign, logabsdet = torch.linalg.slogdet(x)
     return sign, logabsdet
+
+
+def trace(x, offset=0, axis1=0, axis2=1):
+    x = t(x)
+    dtype = sum_dtype(x.dtype)
+    return torch.sum(torch.diagonal(x, offset, axis1, axis2), dim=-1, dtype=dtype)
+
+
+def tril(x, k=0):
+    return torch.tril(t(x), diagonal=k)
+
+
+def triu(x, k=0):
+    return torch.triu(t(x), diagonal=k)
+
+
+def diag(x, k=0):
+    return torch.diag(t(x), diagonal=k)
+
+
+def diagflat(x, k=0):
+    return torch.diagflat(t(x), offset=k)
+
+
+def diagonal(x, offset=0, axis1=0, axis2=1):
+    return torch.diagonal(t(x), offset=offset, dim1=axis1, dim2=axis2)

@@ -1,28 +1,24 @@
-"""Reductions and scans: sum, mean, var, max, arg-reductions, cumulative ops, quantiles."""
+"""Reductions, statistics, sorting and cumulative ops."""
 
 import math
 
 import torch
 
 from mb_backend_torch._dtypes import _result_many, to_torch_dtype
-from mb_backend_torch.numpy._helpers import (
+from mb_backend_torch.numpy._common import (
     axis_arg,
     canonicalize_axis,
     config,
     floatx,
+    sum_dtype,
     t,
 )
 
 _BOOL = torch.bool
-_WIDEN_TO_INT32 = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16})
 
 
 def _empty_axis(axis):
     return isinstance(axis, tuple | list) and len(axis) == 0
-
-
-def _sum_dtype(dtype):
-    return torch.int32 if dtype in _WIDEN_TO_INT32 else dtype
 
 
 def _float_compute(dtype):
@@ -44,8 +40,8 @@ def _stack_if_sequence(x):
 def sum(x, axis=None, keepdims=False):
     x = _stack_if_sequence(x)
     if _empty_axis(axis):
-        return x.to(_sum_dtype(x.dtype))
-    dtype = _sum_dtype(x.dtype)
+        return x.to(sum_dtype(x.dtype))
+    dtype = sum_dtype(x.dtype)
     if axis is None:
         out = torch.sum(x, dtype=dtype)
         return out.reshape((1,) * x.ndim) if keepdims else out
@@ -54,7 +50,7 @@ def sum(x, axis=None, keepdims=False):
 
 def prod(x, axis=None, keepdims=False, dtype=None):
     x = t(x)
-    dtype = to_torch_dtype(dtype) if dtype is not None else _sum_dtype(x.dtype)
+    dtype = to_torch_dtype(dtype) if dtype is not None else sum_dtype(x.dtype)
     compute = torch.float32 if dtype is torch.float16 and x.device.type == "cpu" else dtype
     if axis is None:
         out = torch.prod(x, dtype=compute)
@@ -304,12 +300,6 @@ def ptp(x, axis=None, keepdims=False):
     return max(x, axis=axis, keepdims=keepdims) - min(x, axis=axis, keepdims=keepdims)
 
 
-def trace(x, offset=0, axis1=0, axis2=1):
-    x = t(x)
-    dtype = _sum_dtype(x.dtype)
-    return torch.sum(torch.diagonal(x, offset, axis1, axis2), dim=-1, dtype=dtype)
-
-
 def bincount(x, weights=None, minlength=0, sparse=False):
     if sparse:
         raise ValueError("bincount(sparse=True) is not supported on the torch backend.")
@@ -343,3 +333,167 @@ def histogram(x, bins=10, range=None):
     return hist.to(x.dtype if x.dtype.is_floating_point else floatx()), edges.to(
         x.dtype if x.dtype.is_floating_point else floatx()
     )
+
+
+def sort(x, axis=-1):
+    x = t(x)
+    if axis is None:
+        x = x.reshape(-1)
+        axis = 0
+    if x.dtype is _BOOL:
+        return torch.sort(x.to(torch.uint8), dim=axis, stable=True).values.to(_BOOL)
+    return torch.sort(x, dim=axis, stable=True).values
+
+
+def argsort(x, axis=-1):
+    x = t(x)
+    if x.dtype is _BOOL:
+        x = x.to(torch.uint8)
+    if axis is None:
+        x = x.reshape(-1)
+        axis = 0
+    return torch.argsort(x, dim=axis, stable=True).to(torch.int32)
+
+
+def argpartition(x, kth, axis=-1):
+    # A full stable argsort is a valid partition (every element left of kth is
+    # <= x[kth] and every element right of it is >=).
+    return argsort(x, axis=axis)
+
+
+def trapezoid(y, x=None, dx=1.0, axis=-1):
+    y = t(y)
+    if not (y.dtype.is_floating_point or y.dtype.is_complex):
+        y = y.to(_result_many((y.dtype, float), config.floatx()))
+    if x is not None:
+        x = t(x).to(y.dtype)
+        return torch.trapezoid(y, x=x, dim=axis)
+    return torch.trapezoid(y, dx=float(dx), dim=axis)
+
+
+def diff(a, n=1, axis=-1):
+    a = t(a)
+    if a.dtype is _BOOL and n > 0:
+        out = a
+        for _ in range(n):
+            out = torch.logical_xor(
+                out.narrow(axis, 1, out.shape[axis] - 1), out.narrow(axis, 0, out.shape[axis] - 1)
+            )
+        return out
+    return torch.diff(a, n=n, dim=axis)
+
+
+def nan_fill(x, value):
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        return x
+    return torch.where(torch.isnan(x), torch.full_like(x, value), x)
+
+
+def nansum(x, axis=None, keepdims=False):
+    x = t(x)
+    dtype = sum_dtype(x.dtype)
+    return sum(nan_fill(x, 0), axis=axis, keepdims=keepdims).to(dtype)
+
+
+def nanprod(x, axis=None, keepdims=False):
+    x = t(x)
+    if _empty_axis(axis):
+        return nan_fill(x, 1)
+    return prod(nan_fill(x, 1), axis=axis, keepdims=keepdims)
+
+
+def nancumsum(x, axis=None, dtype=None):
+    return cumsum(nan_fill(t(x), 0), axis=axis, dtype=dtype)
+
+
+def nancumprod(x, axis=None, dtype=None):
+    return cumprod(nan_fill(t(x), 1), axis=axis, dtype=dtype)
+
+
+def nanmean(x, axis=None, keepdims=False):
+    x = t(x)
+    if _empty_axis(axis):
+        return x
+    compute, result = _float_compute(x.dtype)
+    x = x.to(compute)
+    if axis is None:
+        out = torch.nanmean(x)
+        if keepdims:
+            out = out.reshape((1,) * x.ndim)
+    else:
+        out = torch.nanmean(x, dim=axis_arg(axis), keepdim=keepdims)
+    return out.to(result)
+
+
+def nanvar(x, axis=None, keepdims=False):
+    x = t(x)
+    compute, result = _float_compute(x.dtype)
+    x = x.to(compute)
+    if _empty_axis(axis):
+        return torch.where(torch.isnan(x), x, torch.zeros_like(x)).to(result)
+    dim = axis_arg(axis)
+    valid = ~torch.isnan(x)
+    mean = torch.nanmean(x, dim=dim, keepdim=True)
+    centered = torch.where(valid, x - mean, torch.zeros_like(x))
+    if centered.dtype.is_complex:
+        squared = (centered * centered.conj()).real
+    else:
+        squared = centered.square()
+    if dim is None:
+        total = squared.sum()
+        count = valid.sum()
+        out = total / count
+        if keepdims:
+            out = out.reshape((1,) * x.ndim)
+    else:
+        out = squared.sum(dim=dim, keepdim=keepdims) / valid.sum(dim=dim, keepdim=keepdims)
+    return out.to(result)
+
+
+def nanstd(x, axis=None, keepdims=False):
+    return torch.sqrt(nanvar(x, axis=axis, keepdims=keepdims))
+
+
+def _nan_extreme(reduce, fill, x, axis, keepdims):
+    x = t(x)
+    if not x.dtype.is_floating_point:
+        return reduce(x, axis=axis, keepdims=keepdims)
+    if _empty_axis(axis):
+        return x
+    out = reduce(nan_fill(x, fill), axis=axis, keepdims=keepdims)
+    all_nan = torch.isnan(x)
+    all_nan = all_nan.all() if axis is None else all_nan.all(dim=axis_arg(axis), keepdim=keepdims)
+    if axis is None and keepdims:
+        all_nan = all_nan.reshape((1,) * x.ndim)
+    return torch.where(all_nan, torch.full_like(out, float("nan")), out)
+
+
+def nanmax(x, axis=None, keepdims=False):
+    return _nan_extreme(max, float("-inf"), x, axis, keepdims)
+
+
+def nanmin(x, axis=None, keepdims=False):
+    return _nan_extreme(min, float("inf"), x, axis, keepdims)
+
+
+def _nan_arg(arg, fill, x, axis, keepdims):
+    x = t(x)
+    if not x.dtype.is_floating_point:
+        return arg(x, axis=axis, keepdims=keepdims)
+    out = arg(nan_fill(x, fill), axis=axis, keepdims=keepdims)
+    nan = torch.isnan(x)
+    if axis is None:
+        all_nan = nan.all()
+        if keepdims:
+            all_nan = all_nan.reshape((1,) * x.ndim)
+    else:
+        all_nan = nan.all(dim=axis, keepdim=keepdims)
+    return torch.where(all_nan, torch.full_like(out, -1), out)
+
+
+def nanargmax(x, axis=None, keepdims=False):
+    return _nan_arg(argmax, float("-inf"), x, axis, keepdims)
+
+
+def nanargmin(x, axis=None, keepdims=False):
+    return _nan_arg(argmin, float("inf"), x, axis, keepdims)

@@ -1,11 +1,11 @@
-"""Shape manipulation, joining and splitting, padding and indexing."""
+"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, copying."""
 
 import math
 
-import numpy as np
 import torch
 
-from mb_backend_torch.numpy._helpers import (
+from mb_backend_torch._dtypes import to_torch_dtype
+from mb_backend_torch.numpy._common import (
     Tensor,
     canonicalize_axis,
     promote,
@@ -197,134 +197,6 @@ def rot90(array, k=1, axes=(0, 1)):
     return torch.rot90(array, k=k, dims=tuple(axes))
 
 
-def _pad_index(n, before, after, mode, device):
-    # Source index of every position of the padded axis.
-    i = torch.arange(-before, n + after, device=device)
-    if mode == "edge":
-        return i.clamp(0, n - 1)
-    if mode == "wrap":
-        return i.remainder(n)
-    if mode == "reflect":
-        if n == 1:
-            return torch.zeros_like(i)
-        period = 2 * n - 2
-        j = i.remainder(period)
-        return torch.where(j < n, j, period - j)
-    # symmetric
-    period = 2 * n
-    j = i.remainder(period)
-    return torch.where(j < n, j, period - 1 - j)
-
-
-_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
-
-
-def pad(x, pad_width, mode="constant", constant_values=None):
-    x = t(x)
-    widths = np.broadcast_to(
-        np.asarray(pad_width, dtype=np.int64).reshape(-1, 2)
-        if np.ndim(pad_width)
-        else np.asarray([[pad_width] * 2]),
-        (x.ndim, 2),
-    )
-    if mode not in _PAD_MODES:
-        raise ValueError(
-            f"pad: mode {mode!r} is not supported on the torch backend. "
-            f"Expected one of {_PAD_MODES}."
-        )
-    if constant_values is not None and mode != "constant":
-        raise ValueError(
-            f"pad: constant_values can only be given with mode='constant'. Received mode={mode!r}."
-        )
-    if mode == "constant":
-        flat = []
-        for before, after in reversed(widths.tolist()):
-            flat += [before, after]
-        value = 0 if constant_values is None else constant_values
-        if x.dtype is torch.bool:
-            return torch.nn.functional.pad(x.to(torch.uint8), flat, value=value).to(torch.bool)
-        return torch.nn.functional.pad(x, flat, mode="constant", value=value)
-    for axis, (before, after) in enumerate(widths.tolist()):
-        if before or after:
-            index = _pad_index(x.shape[axis], before, after, mode, x.device)
-            x = torch.index_select(x, axis, index)
-    return x
-
-
-def tril(x, k=0):
-    return torch.tril(t(x), diagonal=k)
-
-
-def triu(x, k=0):
-    return torch.triu(t(x), diagonal=k)
-
-
-def diag(x, k=0):
-    return torch.diag(t(x), diagonal=k)
-
-
-def diagflat(x, k=0):
-    return torch.diagflat(t(x), offset=k)
-
-
-def diagonal(x, offset=0, axis1=0, axis2=1):
-    return torch.diagonal(t(x), offset=offset, dim1=axis1, dim2=axis2)
-
-
-def take(x, indices, axis=None):
-    x = t(x)
-    indices = t(indices).to(device=x.device, dtype=torch.int64)
-    if axis is None:
-        x = x.reshape(-1)
-        axis = 0
-    axis = canonicalize_axis(axis, x.ndim)
-    size = x.shape[axis]
-    indices = torch.where(indices < 0, indices + size, indices)
-    out = torch.index_select(x, axis, indices.reshape(-1))
-    return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1 :])
-
-
-def take_along_axis(x, indices, axis=None):
-    x = t(x)
-    indices = t(indices).to(device=x.device, dtype=torch.int64)
-    if axis is None:
-        x = x.reshape(-1)
-        indices = indices.reshape(-1)
-        axis = 0
-    axis = canonicalize_axis(axis, x.ndim)
-    size = x.shape[axis]
-    indices = torch.where(indices < 0, indices + size, indices)
-    # Broadcast every axis but ``axis`` (as numpy does).
-    shape_x = list(x.shape)
-    shape_i = list(indices.shape)
-    shape_x[axis] = 1
-    shape_i[axis] = 1
-    common = list(torch.broadcast_shapes(tuple(shape_x), tuple(shape_i)))
-    x = x.expand([*common[:axis], x.shape[axis], *common[axis + 1 :]])
-    indices = indices.expand([*common[:axis], indices.shape[axis], *common[axis + 1 :]])
-    return torch.gather(x, axis, indices)
-
-
-def where(condition, x1=None, x2=None):
-    condition = t(condition)
-    if condition.dtype is not torch.bool:
-        condition = condition.to(torch.bool)
-    if x1 is None and x2 is None:
-        return tuple(i.to(torch.int32) for i in torch.nonzero(condition, as_tuple=True))
-    if x1 is None or x2 is None:
-        raise ValueError("where: pass both x1 and x2, or neither.")
-    x1, x2 = promote(x1, x2)
-    return torch.where(condition, x1, x2)
-
-
-def select(condlist, choicelist, default=0):
-    choices = promote_many(*choicelist, default)
-    out = choices[-1]
-    for cond, value in zip(reversed(condlist), reversed(choices[:-1]), strict=True):
-        out = torch.where(t(cond).to(torch.bool), value, out)
-    return out
-
-
 def nonzero(x):
     return tuple(i.to(torch.int32) for i in torch.nonzero(t(x), as_tuple=True))
 
@@ -343,3 +215,14 @@ def unravel_index(indices, shape):
     return tuple(
         i.to(dtype) for i in torch.unravel_index(indices.to(torch.int64), tuple(_ints(shape)))
     )
+
+
+def copy(x):
+    return torch.clone(t(x))
+
+
+def view(x, dtype=None):
+    x = t(x)
+    if dtype is None:
+        return x.view(x.shape)
+    return x.view(to_torch_dtype(dtype))

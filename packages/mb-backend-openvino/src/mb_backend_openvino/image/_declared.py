@@ -1,3 +1,0 @@
-"""What the image module cannot do on OpenVINO: nothing; every image op runs."""
-
-UNSUPPORTED = {}

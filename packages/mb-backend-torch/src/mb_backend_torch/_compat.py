@@ -1,0 +1,104 @@
+"""The private torch APIs mb uses, in one place, each with the conditions it needs.
+
+Everything here is an underscored torch name: its name, arguments or the shapes it
+accepts may change between torch releases. Nothing outside this module reaches into
+``torch._*`` or ``torch.utils._*`` (the tooling leg checks it). Where a plain path
+exists, a wrapper checks what it relies on and says "not available" (False / None)
+instead of failing, and callers keep the plain path; where none exists (the
+``_foreach`` kernels, the dispatch mode the step recorder is built on), the name is
+bound at import, so a torch release without it fails at ``import`` rather than
+quietly running slower. ``tests/test_compat.py`` checks that each fast path is taken.
+"""
+
+import types
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+_FOREACH_KERNELS = ("add_", "copy_", "div", "lerp_", "maximum_", "mul", "mul_", "sqrt", "sub_")
+
+foreach = types.SimpleNamespace(
+    **{name: getattr(torch, f"_foreach_{name}") for name in _FOREACH_KERNELS}
+)
+"""torch's multi-tensor kernels (``torch._foreach_<name>``): one launch updates a whole
+list of tensors; the optimizers' in-place fast path (`foreach_sgd`, `foreach_adam`)."""
+
+
+def standard_gamma(concentration, generator):
+    """Gamma(``concentration``, 1) draws from ``generator`` (``torch._standard_gamma``:
+    ``torch.distributions.Gamma`` takes no generator, so seeded draws need this)."""
+    return torch._standard_gamma(concentration, generator=generator)
+
+
+class DispatchMode(TorchDispatchMode):
+    """``torch.utils._python_dispatch.TorchDispatchMode``, for recording aten ops."""
+
+    @classmethod
+    def _should_skip_dynamo(cls):
+        # Otherwise torch wraps __torch_dispatch__ in torch._disable_dynamo, whose first
+        # call imports TorchDynamo (seconds, and it loads triton): a recording never
+        # runs under torch.compile, so there is nothing to disable.
+        return False
+
+
+def overload_kernel(op):
+    """The C++ callable under an ``OpOverload`` (its private ``_op``), or the overload
+    itself: calling it skips ``OpOverload.__call__``'s Python frame (a microsecond per
+    op, a few dozen ops per small step)."""
+    return getattr(op, "_op", op)
+
+
+def is_mutable(op):
+    """Whether the aten ``op`` writes to one of its inputs (its schema says so)."""
+    return op._schema.is_mutable
+
+
+_int_mm = getattr(torch, "_int_mm", None)
+_scaled_mm = getattr(torch, "_scaled_mm", None)
+
+
+def int_mm_supported(a, b):
+    """Whether ``torch._int_mm`` takes int8 ``a`` (M, K) @ int8 ``b`` (K, N) here.
+
+    On CPU any shape works; CUDA's kernel needs M > 16 and K, N multiples of 8.
+    """
+    if _int_mm is None or a.dtype is not torch.int8 or b.dtype is not torch.int8:
+        return False
+    if a.device.type == "cpu":
+        return True
+    if a.device.type != "cuda":
+        return False
+    m, k = a.shape
+    n = b.shape[1]
+    return m > 16 and k >= 16 and k % 8 == 0 and n >= 16 and n % 8 == 0
+
+
+def int_mm(a, b):
+    """``a @ b`` of 2-D int8 tensors, accumulated in int32 (``torch._int_mm``)."""
+    return _int_mm(a.contiguous(), b.contiguous())
+
+
+def scaled_mm_supported(a, b):
+    """Whether ``torch._scaled_mm`` (an fp8 GEMM) runs ``a`` (M, K) @ ``b`` (K, N) here.
+
+    It needs a CUDA device of compute capability 8.9 or newer and K, N multiples of 16.
+    """
+    if _scaled_mm is None or a.device.type != "cuda" or not torch.cuda.is_available():
+        return False
+    if torch.cuda.get_device_capability(a.device) < (8, 9):
+        return False
+    if a.dtype is torch.float8_e5m2 and b.dtype is torch.float8_e5m2:
+        return False
+    return a.shape[1] % 16 == 0 and b.shape[1] % 16 == 0
+
+
+def scaled_mm(a, b, scale_a, scale_b, out_dtype):
+    """``(a * scale_a) @ (b * scale_b)`` in ``out_dtype`` through ``torch._scaled_mm``."""
+    b_column_major = b.t().contiguous().t()
+    return _scaled_mm(
+        a.contiguous(),
+        b_column_major,
+        scale_a=scale_a.reshape(()).to(torch.float32),
+        scale_b=scale_b.reshape(()).to(torch.float32),
+        out_dtype=out_dtype,
+    )
