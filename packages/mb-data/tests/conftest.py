@@ -1,6 +1,9 @@
 """Unit tests of mb_data run on the NumPy backend unless a backend is chosen already."""
 
+import functools
+import http.server
 import os
+import socket
 import threading
 
 import numpy as np
@@ -50,3 +53,44 @@ def _as_numpy_fixture():
 @pytest.fixture(name="run_with_deadline")
 def _run_with_deadline_fixture():
     return run_with_deadline
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+    def do_GET(self):
+        self.server.requests.append(self.path)
+        super().do_GET()
+
+
+@pytest.fixture(name="http_server")
+def _http_server_fixture(tmp_path):
+    """An HTTP server on 127.0.0.1 serving ``tmp_path / "www"``, stopped after the test.
+
+    ``server.url`` is its address, ``server.root`` the folder it serves and
+    ``server.requests`` the paths asked for so far. Tests never reach the internet.
+    """
+    root = tmp_path / "www"
+    root.mkdir()
+    handler = functools.partial(_Handler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.requests = []
+    server.root = root
+    server.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+
+
+@pytest.fixture(name="closed_port")
+def _closed_port_fixture():
+    """A port on 127.0.0.1 that nothing listens on (connections are refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -1,9 +1,11 @@
-"""keras.utils' array helpers: one-hot labels, padded sequences, dataset splits."""
+"""keras.utils' array helpers: one-hot labels, padded sequences."""
+
+import importlib.util
 
 import numpy as np
 import pytest
 
-from mb_data import pad_sequences, split_dataset, to_categorical
+from mb_data import pad_sequences, to_categorical
 
 
 def test_to_categorical_matches_an_identity_lookup():
@@ -33,19 +35,68 @@ def test_pad_sequences_pads_and_truncates_on_either_side():
         pad_sequences(seqs, padding="left")
 
 
-def test_split_dataset_keeps_pairs_together():
-    x = np.arange(20).reshape(10, 2)
-    y = np.arange(10)
-    (x_left, y_left), (x_right, y_right) = split_dataset(
-        (x, y), left_size=0.7, shuffle=True, seed=1
+_PAD_CASES = [
+    ({"sequences": [[1, 2, 3, 4], [5], []]}),
+    ({"sequences": [[1, 2, 3, 4], [5], []], "maxlen": 2}),
+    ({"sequences": [[1, 2, 3, 4], [5], []], "maxlen": 6, "padding": "post"}),
+    ({"sequences": [[1, 2, 3, 4], [5, 6]], "maxlen": 3, "truncating": "post"}),
+    ({"sequences": [[1, 2, 3, 4], [5, 6]], "maxlen": 3, "padding": "post", "truncating": "post"}),
+    ({"sequences": [[0.5, 1.5], [2.25]], "dtype": "float32", "value": -1.5}),
+    ({"sequences": [[[1, 2], [3, 4]], [[5, 6]]], "maxlen": 3}),
+    ({"sequences": [[1.9, -2.7]], "maxlen": 3}),  # int32: cast like NumPy (toward zero)
+    ({"sequences": [["a", "bb"], ["ccc"]], "dtype": "object", "value": "<pad>"}),
+    ({"sequences": [np.arange(5), np.arange(2)], "maxlen": 4, "value": 9}),
+]
+
+_KERAS_PAD = r"""
+import json, sys
+import numpy as np
+from keras.utils import pad_sequences
+cases = json.loads(sys.argv[1])
+out = []
+for case in cases:
+    if case.get("dtype") == "object":
+        case["dtype"] = object
+    x = pad_sequences(**case)
+    out.append({"value": x.tolist(), "dtype": str(x.dtype), "shape": list(x.shape)})
+print(json.dumps(out))
+"""
+
+
+def test_pad_sequences_matches_keras():
+    import json
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("keras") is None:
+        pytest.skip("Keras 3 is a test-only dependency")
+    plain = [
+        {k: [np.asarray(s).tolist() for s in v] if k == "sequences" else v for k, v in c.items()}
+        for c in _PAD_CASES
+    ]
+    env = {**os.environ, "KERAS_BACKEND": "numpy"}
+    done = subprocess.run(
+        [sys.executable, "-c", _KERAS_PAD, json.dumps(plain)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
-    assert len(x_left) == 7 and len(x_right) == 3
-    np.testing.assert_array_equal(x_left[:, 0] // 2, y_left)
-    np.testing.assert_array_equal(np.sort(np.concatenate([y_left, y_right])), y)
-    left, right = split_dataset({"a": y}, right_size=2)
-    np.testing.assert_array_equal(right["a"], [8, 9])
-    np.testing.assert_array_equal(left["a"], np.arange(8))
-    with pytest.raises(ValueError, match="same number of samples"):
-        split_dataset((x, y[:5]), left_size=0.5)
-    with pytest.raises(ValueError, match="exceed"):
-        split_dataset(y, left_size=8, right_size=5)
+    assert done.returncode == 0, done.stderr[-3000:]
+    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    for case, expected in zip(_PAD_CASES, theirs, strict=True):
+        kwargs = dict(case)
+        if kwargs.get("dtype") == "object":
+            kwargs["dtype"] = object
+        got = pad_sequences(**kwargs)
+        assert list(got.shape) == expected["shape"], case
+        assert str(got.dtype) == expected["dtype"], case
+        assert got.tolist() == expected["value"], case
+
+
+def test_pad_sequences_refuses_what_is_not_a_list_of_sequences():
+    with pytest.raises(ValueError, match="non-iterable at position 1: 3"):
+        pad_sequences([[1, 2], 3])
+    with pytest.raises(ValueError, match="must be a list of sequences"):
+        pad_sequences(5)

@@ -1,10 +1,7 @@
-"""Host-side helpers of ``keras.utils`` that prepare arrays: one-hot labels, padded
-sequences and train/test splits. They run on NumPy, so they need no engine (Keras's
-``split_dataset`` needs TensorFlow even for torch data; this one does not)."""
+"""Host-side helpers of ``keras.utils`` that prepare arrays: one-hot labels and padded
+sequences. They run on NumPy, so they need no engine."""
 
 import numpy as np
-
-from mb_graph import tree
 
 
 def to_categorical(x, num_classes=None):
@@ -64,6 +61,17 @@ def pad_sequences(
     for name, option in (("padding", padding), ("truncating", truncating)):
         if option not in ("pre", "post"):
             raise ValueError(f"pad_sequences: `{name}` must be 'pre' or 'post'. Got {option!r}.")
+    if isinstance(sequences, (str, bytes)) or not hasattr(sequences, "__iter__"):
+        raise ValueError(
+            f"pad_sequences: `sequences` must be a list of sequences. Received: {sequences!r}."
+        )
+    sequences = list(sequences)
+    for i, s in enumerate(sequences):
+        if isinstance(s, (str, bytes)) or not hasattr(s, "__len__"):
+            raise ValueError(
+                "pad_sequences: `sequences` must be a list of iterables (lists or arrays). "
+                f"Found non-iterable at position {i}: {s!r}."
+            )
     sequences = [np.asarray(s) for s in sequences]
     lengths = [len(s) for s in sequences]
     if maxlen is None:
@@ -90,58 +98,3 @@ def pad_sequences(
         else:
             out[i, -len(cut) :] = cut
     return out
-
-
-def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None):
-    """Splits arrays (or a tuple/dict of arrays) into two parts along the first axis.
-
-    `left_size`/`right_size` are fractions in (0, 1) or sample counts; give one or
-    both (``keras.utils.split_dataset`` for in-memory data, without TensorFlow).
-
-    Example:
-        >>> left, right = split_dataset(np.arange(10), left_size=0.8)
-        >>> len(left), len(right)
-        (8, 2)
-    """
-    leaves = [np.asarray(x) for x in tree.flatten(dataset)]
-    if not leaves:
-        raise ValueError("split_dataset received an empty structure; pass arrays.")
-    total = len(leaves[0])
-    if any(len(x) != total for x in leaves):
-        raise ValueError(
-            "split_dataset: every array must have the same number of samples. Received "
-            f"lengths {[len(x) for x in leaves]}."
-        )
-    left = _count(left_size, total, "left_size")
-    right = _count(right_size, total, "right_size")
-    if left is None and right is None:
-        raise ValueError("split_dataset needs `left_size` or `right_size` (or both).")
-    left = total - right if left is None else left
-    right = total - left if right is None else right
-    if left + right > total:
-        raise ValueError(
-            f"split_dataset: left_size ({left}) + right_size ({right}) exceed the "
-            f"{total} samples of the dataset."
-        )
-    order = np.arange(total)
-    if shuffle:
-        order = np.random.default_rng(seed).permutation(total)
-    parts = []
-    for index in (order[:left], order[left : left + right]):
-        parts.append(tree.pack_sequence_as(dataset, [x[index] for x in leaves]))
-    return tuple(parts)
-
-
-def _count(size, total, name):
-    if size is None:
-        return None
-    if isinstance(size, float):
-        if not 0.0 < size < 1.0:
-            raise ValueError(f"split_dataset: a float `{name}` must lie in (0, 1). Got {size}.")
-        return round(size * total)
-    if isinstance(size, int) and not isinstance(size, bool) and 0 <= size <= total:
-        return size
-    raise ValueError(
-        f"split_dataset: `{name}` must be a fraction in (0, 1) or a sample count in "
-        f"[0, {total}]. Got {size!r}."
-    )

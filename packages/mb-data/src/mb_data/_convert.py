@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mb_data import _engines, _structure
+from mb_data import _engines, _structure, _text
 from mb_ops import backends
 
 
@@ -19,7 +19,9 @@ def backend_converter():
 
 
 def to_backend(batch: Any) -> Any:
-    """``batch`` with every leaf a tensor of the active backend."""
+    """``batch`` with every leaf a tensor of the active backend (text the backend
+    cannot hold, or Python objects, are refused naming the input: `_text`)."""
+    _text.check_batch(batch)
     convert = backend_converter()
     return _structure.map_structure(convert, batch)
 

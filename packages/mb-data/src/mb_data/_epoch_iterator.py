@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from mb_data._select import get_data_adapter
+from mb_data._sharding import DataSharding
+from mb_ops import config
 
 
 class OutOfDataWarning(UserWarning):
@@ -26,6 +28,11 @@ class EpochIterator:
     tf.data, torch DataLoader, grain) finishes a pass mid-epoch, a new pass
     starts seamlessly. Only a one-shot input (a generator) can run dry: the
     epoch then ends early with an :class:`OutOfDataWarning`.
+
+    Under an active `mb_ops.distribution` each batch is this process's part of
+    the global batch, placed for the distribution (:class:`DataSharding`);
+    ``sharding`` holds how, and ``chunk_kinds`` how each batch of the last chunk
+    was split.
 
     Args:
         x, y, sample_weight, batch_size, shuffle, class_weight: as for
@@ -55,6 +62,7 @@ class EpochIterator:
         self.steps_per_execution = (
             _optional_positive("steps_per_execution", steps_per_execution) or 1
         )
+        self.sharding = DataSharding.current()
         self.data_adapter = get_data_adapter(
             x,
             y=y,
@@ -63,8 +71,18 @@ class EpochIterator:
             steps_per_epoch=steps_per_epoch,
             shuffle=shuffle,
             class_weight=class_weight,
+            seed=self.sharding.shared_seed() if self.sharding is not None else None,
         )
         self._num_batches = self.data_adapter.num_batches
+        # mb.config.set_max_steps_per_epoch: a debugging cap, as Keras's. Unlike Keras, a
+        # cap above the data's own number of batches changes nothing (Keras then runs
+        # out of data).
+        cap = config.max_steps_per_epoch()
+        steps = self.steps_per_epoch or self._num_batches
+        if cap and (steps is None or cap < steps):
+            warnings.warn(f"Limiting steps_per_epoch to {cap}", stacklevel=2)
+            self.steps_per_epoch = cap
+        self.chunk_kinds: list[str] = []
         self._iterator: Iterator[Any] | None = None
         # True once the current pass has produced a batch: a pass that yields
         # nothing at all must not be restarted forever.
@@ -108,6 +126,8 @@ class EpochIterator:
             if target is not None:
                 want = min(want, target - step)
             batches: list[Any] = []
+            if self.sharding is not None:
+                self.sharding.clear()
             while len(batches) < want:
                 try:
                     batches.append(next(self._iterator))
@@ -119,6 +139,8 @@ class EpochIterator:
                     ran_dry = True
                     break
             if batches:
+                if self.sharding is not None:
+                    self.chunk_kinds = self.sharding.kinds[-len(batches) :]
                 yield step, step + len(batches) - 1, batches
                 step += len(batches)
             if ran_dry:
@@ -142,7 +164,10 @@ class EpochIterator:
 
     def _new_pass(self) -> None:
         self._close_iterator()
-        self._iterator = self.data_adapter.get_iterator()
+        if self.sharding is not None:
+            self._iterator = self.data_adapter.get_sharded_iterator(self.sharding)
+        else:
+            self._iterator = self.data_adapter.get_iterator()
         self._pass_has_data = False
 
     def _close_iterator(self) -> None:

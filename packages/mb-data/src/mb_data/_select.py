@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import collections.abc
 import types
-import warnings
 from typing import Any
 
 from mb_data import _engines, _structure
@@ -32,10 +31,12 @@ def get_data_adapter(
     steps_per_epoch: int | None = None,
     shuffle: bool | str = False,
     class_weight: dict | None = None,
+    seed: int | None = None,
 ) -> DataAdapter:
     """The data adapter for ``x`` (and ``y``, ``sample_weight`` when ``x`` holds arrays).
 
-    Arrays and tensors are batched and shuffled by the adapter; pipelines
+    Arrays and tensors are batched and shuffled by the adapter (and a PyDataset's
+    batches by it), from `seed` (None: drawn from NumPy's global generator); pipelines
     (generators, PyDataset, tf.data, torch DataLoader, grain) yield their own
     batches, which must then hold the targets and sample weights themselves.
 
@@ -58,6 +59,7 @@ def get_data_adapter(
             steps=steps_per_epoch,
             shuffle=shuffle,
             class_weight=class_weight,
+            seed=seed,
         )
     kind = _pipeline_kind(x)
     if kind is None:
@@ -79,14 +81,11 @@ def get_data_adapter(
             "`(x, y, sample_weight)` batches with the weights instead. "
             f"Received class_weight={class_weight!r}."
         )
-    if shuffle and not (kind == "PyDataset" and x.num_batches is not None):
-        warnings.warn(
-            f"`shuffle={shuffle!r}` is ignored because `x` is a {kind}, which is expected to "
-            "shuffle its own data.",
-            stacklevel=2,
-        )
+    # `shuffle` (fit's default is True) means nothing to a pipeline that orders its
+    # own data; Keras ignores it silently, and so does mb (a finite PyDataset reorders
+    # its batches).
     if kind == "PyDataset":
-        return PyDatasetAdapter(x, shuffle=bool(shuffle), class_weight=class_weight)
+        return PyDatasetAdapter(x, shuffle=bool(shuffle), class_weight=class_weight, seed=seed)
     if kind == "tf.data.Dataset":
         return TFDatasetAdapter(x, class_weight=class_weight)
     if kind == "torch DataLoader":

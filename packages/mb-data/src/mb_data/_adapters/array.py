@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from mb_data import _convert, _engines, _packing, _structure
+from mb_data import _convert, _engines, _packing, _structure, _text
 from mb_data._adapters.base import DataAdapter
 from mb_ops import backends, config, dtypes
 
@@ -82,6 +82,7 @@ class ArrayDataAdapter(DataAdapter):
     ):
         for name, value in (("x", x), ("y", y), ("sample_weight", sample_weight)):
             _check_arrays(name, value)
+            _text.check_structure(value, name)
         if shuffle not in (True, False, "batch"):
             raise ValueError(
                 f'`shuffle` must be True, False or "batch". Received: shuffle={shuffle!r}.'
@@ -141,6 +142,18 @@ class ArrayDataAdapter(DataAdapter):
         for index in self._batch_indices():
             yield _structure.map_structure(lambda c, i=index: take(c, i), self._columns)
 
+    def get_sharded_iterator(self, sharding: Any) -> Iterator[Any]:
+        # Only this process's rows are gathered from the arrays.
+        if not sharding.distribution.auto_shard_dataset:
+            yield from super().get_sharded_iterator(sharding)
+            return
+        for index in self._batch_indices():
+            size = _index_length(index)
+            rows, kind = sharding.rows(size)
+            mine = index[rows] if not isinstance(index, slice) else _sub_slice(index, rows)
+            batch = _structure.map_structure(lambda c, i=mine: _host_rows(c, i), self._columns)
+            yield sharding.place(batch, kind)
+
     @property
     def num_batches(self) -> int:
         return self._size
@@ -160,6 +173,21 @@ class ArrayDataAdapter(DataAdapter):
     @property
     def partial_batch_size(self) -> int | None:
         return self._partial or None
+
+
+def _index_length(index: slice | np.ndarray) -> int:
+    return index.stop - index.start if isinstance(index, slice) else len(index)
+
+
+def _sub_slice(index: slice, rows: slice) -> slice:
+    return slice(index.start + rows.start, index.start + rows.stop)
+
+
+def _host_rows(column: _Column, index: slice | np.ndarray) -> Any:
+    rows = column.rows(index)
+    if column.cast is None:
+        return rows
+    return _convert.backend_converter()(rows, dtype=column.cast)
 
 
 def can_convert_arrays(*structures: Any) -> bool:

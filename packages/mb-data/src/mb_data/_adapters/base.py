@@ -32,6 +32,19 @@ class DataAdapter:
         for batch in self.get_native_iterator():
             yield convert(batch)
 
+    def get_sharded_iterator(self, sharding: Any) -> Iterator[Any]:
+        """One pass, this process's part of every batch, placed by `sharding`
+        (an :class:`mb_data.DataSharding`, under an active distribution)."""
+        presharded = self.presharded or not sharding.distribution.auto_shard_dataset
+        for batch in self.get_native_iterator():
+            yield sharding.take(batch, presharded=presharded)
+
+    @property
+    def presharded(self) -> bool:
+        """Whether the input already yields only this process's batches (a torch
+        ``DataLoader`` with a ``DistributedSampler``, a sharded grain loader)."""
+        return False
+
     def get_numpy_iterator(self) -> Iterator[Any]:
         """One pass over the data, every leaf a NumPy array."""
         for batch in self.get_native_iterator():

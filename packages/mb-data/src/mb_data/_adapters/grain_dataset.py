@@ -54,3 +54,10 @@ class GrainDatasetAdapter(DataAdapter):
     @property
     def num_batches(self) -> int | None:
         return self._num_batches
+
+    @property
+    def presharded(self) -> bool:
+        """A grain ``DataLoader`` whose ``shard_options`` split the data over processes
+        (``grain.sharding.ShardByJaxProcess``, ``ShardOptions(index, count)``)."""
+        options = getattr(self._dataset, "_shard_options", None)
+        return options is not None and int(getattr(options, "shard_count", 1)) > 1

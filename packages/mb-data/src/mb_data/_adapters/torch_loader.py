@@ -45,6 +45,15 @@ class TorchDataLoaderAdapter(DataAdapter):
         return self._num_batches
 
     @property
+    def presharded(self) -> bool:
+        """A ``DistributedSampler`` (or a batch sampler over one) already gives each
+        process its own samples."""
+        loader = self._dataloader
+        samplers = [getattr(loader, "sampler", None), getattr(loader, "batch_sampler", None)]
+        samplers.append(getattr(samplers[1], "sampler", None))
+        return any(_is_distributed_sampler(s) for s in samplers if s is not None)
+
+    @property
     def batch_size(self) -> int | None:
         return self._dataloader.batch_size
 
@@ -64,3 +73,10 @@ class TorchDataLoaderAdapter(DataAdapter):
         if not self.has_partial_batch:
             return None
         return len(self._dataloader.dataset) % self.batch_size
+
+
+def _is_distributed_sampler(sampler: Any) -> bool:
+    return any(
+        parent.__name__ == "DistributedSampler" and parent.__module__.startswith("torch.utils.data")
+        for parent in type(sampler).__mro__
+    )

@@ -1,0 +1,1 @@
+"""Datasets made from folders of files: images, text, audio (``*_dataset_from_directory``)."""

@@ -1,0 +1,1 @@
+"""Files from the web: `get_file` (download, cache, hash check, safe extraction)."""
