@@ -5,6 +5,7 @@ interchange. Keras runs once per family, in a subprocess on its NumPy backend.
 """
 
 import numpy as np
+import pytest
 
 from mb_layers import layers
 from mb_layers.testing import compare_with_keras
@@ -86,11 +87,13 @@ def test_merging_layers_match_keras():
 def test_normalization_layers_match_keras():
     x = _data(4, 5, 6) * 3 + 1
     image = _data(2, 4, 4, 6)
+    with pytest.warns(UserWarning, match="rms_scaling=True. is deprecated"):  # as Keras 3.15
+        rms_scaling = layers.LayerNormalization(axis=[1, 2], rms_scaling=True)
     cases = [
         (_built(layers.BatchNormalization(), x), x, {"training": False}),
         (_built(layers.BatchNormalization(axis=1, epsilon=0.1), x), x, {"training": True}),
         (_built(layers.LayerNormalization(), x), x, {}),
-        (_built(layers.LayerNormalization(axis=[1, 2], rms_scaling=True), x), x, {}),
+        (_built(rms_scaling, x), x, {}),
         (_built(layers.GroupNormalization(groups=3), image), image, {}),
         (_built(layers.RMSNormalization(), x), x, {}),
         (layers.UnitNormalization(axis=1), x, {}),

@@ -173,3 +173,38 @@ def test_activity_regularization_adds_one_loss():
     layer(x)
     (loss,) = layer.losses
     np.testing.assert_allclose(float(np.asarray(loss)), 0.1 * 3 + 0.2 * 5, rtol=1e-6)
+
+
+@pytest.mark.parametrize("cls", [layers.Conv1D, layers.Conv2D, layers.Conv3D])
+def test_convolutions_refuse_a_lora_rank_rather_than_ignore_it(cls):
+    with pytest.raises(NotImplementedError, match="LoRA on convolutions is not implemented"):
+        cls(2, 3, lora_rank=4)
+    # Unset (Keras's default), the LoRA arguments are accepted and change nothing.
+    layer = cls(2, 3, lora_rank=None, lora_alpha=None)
+    assert "lora_rank" not in layer.get_config()
+
+
+_FLOAT16 = {
+    "module": "keras",
+    "class_name": "DTypePolicy",
+    "config": {"name": "float16"},
+    "registered_name": None,
+}
+
+
+@pytest.mark.parametrize(
+    "cls, config",
+    [
+        (layers.Rescaling, {"scale": 2.0, "offset": 1.0}),
+        (layers.SpatialDropout1D, {"rate": 0.5, "seed": 3, "trainable": True}),
+        (layers.SpatialDropout2D, {"rate": 0.5, "seed": 3, "data_format": "channels_first"}),
+        (layers.SpatialDropout3D, {"rate": 0.5, "seed": None}),
+    ],
+)
+def test_from_config_goes_through_layer_from_config(cls, config):
+    # Layer.from_config decodes a serialized dtype policy (and names the layer on errors).
+    layer = cls.from_config({**config, "name": "x", "dtype": _FLOAT16})
+    assert layer.compute_dtype == "float16" and layer.name == "x"
+    assert cls.from_config(layer.get_config()).get_config() == layer.get_config()
+    with pytest.raises(TypeError, match=f"Error when deserializing class '{cls.__name__}'"):
+        cls.from_config({**config, "no_such_argument": 1})

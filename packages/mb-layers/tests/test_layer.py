@@ -45,7 +45,9 @@ def test_first_call_builds_with_the_input_shape_and_names_paths():
 
 def test_build_called_directly_marks_built_and_records_shape():
     layer = Scale(name="direct")
+    assert layer.path is None  # not built yet, as in Keras
     layer.build((None, 5))
+    assert layer.path == "direct"
     assert layer.built and layer.w.shape == (5,)
     assert layer.get_build_config() == {"input_shape": (None, 5)}
 
@@ -57,6 +59,11 @@ def test_sublayers_in_attributes_lists_and_dicts_are_tracked():
     assert len(block.weights) == 6
     assert len(block.trainable_weights) == 3 and len(block.non_trainable_weights) == 3
     assert block.weights[0].path == "block/first/w"
+    assert [block.path, block.first.path, block.by_name["third"].path] == [
+        "block",
+        "block/first",
+        "block/third",
+    ]
     block.stack.append(Scale(name="fourth"))
     assert [layer.name for layer in block.layers][-1] == "fourth"
     block.stack.pop()

@@ -21,6 +21,18 @@ def test_input_returns_a_named_keras_tensor_from_an_input_layer():
     assert x._keras_history.operation.get_config()["batch_shape"] == (None, 4)
 
 
+def test_input_and_output_shapes_of_networks_include_the_batch_axis():
+    x = Input((3,))
+    net = Functional(x, dense(2)(x))
+    assert (net.input_shape, net.output_shape) == ((None, 3), (None, 2))
+    a, b = Input((3,)), Input((5,))
+    two = Functional([a, b], [dense(2)(a), dense(4)(b)])
+    assert two.input_shape == [(None, 3), (None, 5)]
+    assert two.output_shape == [(None, 2), (None, 4)]
+    seq = Sequential([Input((3,)), dense(6)])
+    assert (seq.input_shape, seq.output_shape) == ((None, 3), (None, 6))
+
+
 def test_functional_runs_the_graph_and_matches_layer_by_layer():
     x = Input((3,))
     h = dense(4, activation="relu")(x)

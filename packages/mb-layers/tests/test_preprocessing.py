@@ -36,11 +36,23 @@ def test_normalization_adapt_learns_per_feature_statistics():
     out = np.asarray(layer(data))
     np.testing.assert_allclose(out.mean(0), 0.0, atol=1e-4)
     np.testing.assert_allclose(out.std(0), 1.0, atol=1e-3)
-    assert len(layer.non_trainable_weights) == 2 and not layer.trainable_weights
+    # mean, variance and Keras's (never updated) count, in Keras's order.
+    assert [v.name for v in layer.non_trainable_weights] == ["mean", "variance", "count"]
+    assert not layer.trainable_weights
     back = layers.Normalization(
         mean=layer.adapt_mean.numpy(), variance=layer.adapt_variance.numpy(), invert=True
     )
     np.testing.assert_allclose(np.asarray(back(out)), data, atol=1e-3)
+
+
+def test_normalization_with_given_statistics_on_a_middle_axis():
+    x = np.random.default_rng(2).normal(size=(2, 3, 4, 5)).astype("float32")
+    mean, variance = [1.0, -1.0, 0.5], [4.0, 1.0, 0.25]
+    out = np.asarray(layers.Normalization(axis=1, mean=mean, variance=variance)(x))
+    expected = (x - np.reshape(mean, (1, 3, 1, 1))) / np.sqrt(np.reshape(variance, (1, 3, 1, 1)))
+    np.testing.assert_allclose(out, expected, rtol=1e-6)
+    scalar = np.asarray(layers.Normalization(axis=1, mean=2.0, variance=4.0)(x))
+    np.testing.assert_allclose(scalar, (x - 2.0) / 2.0, rtol=1e-6)
 
 
 def test_discretization_adapt_makes_quantile_bins():
@@ -48,7 +60,8 @@ def test_discretization_adapt_makes_quantile_bins():
     layer.adapt(np.arange(100, dtype="float32"))
     assert len(layer.bin_boundaries) == 3
     out = np.asarray(layer(np.array([0.0, 30.0, 60.0, 99.0], "float32")))
-    assert out.tolist() == [0, 1, 2, 3] and out.dtype == np.int64
+    # Keras 3.15: int32 bucket indices.
+    assert out.tolist() == [0, 1, 2, 3] and out.dtype == np.int32
 
 
 def test_random_flip_flips_only_in_training():

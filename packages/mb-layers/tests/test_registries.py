@@ -117,7 +117,7 @@ def test_activations_by_name_and_serialization():
 def test_dtype_policies():
     policy = dtype_policies.get("mixed_float16")
     assert (policy.compute_dtype, policy.variable_dtype) == ("float16", "float32")
-    assert dtype_policies.serialize(policy) == {
+    assert dtype_policies.serialize(dtype_policy=policy) == {
         "module": "keras",
         "class_name": "DTypePolicy",
         "config": {"name": "mixed_float16"},

@@ -134,6 +134,43 @@ def test_vocabulary_file_is_read_and_inlined_in_the_config(tmp_path):
     assert _np(layers.StringLookup.from_config(layer.get_config())(["z"])).tolist() == [3]
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        "StringLookup()",
+        "StringLookup(mask_token='', num_oov_indices=0)",
+        "StringLookup(output_mode='tf_idf')",
+        "IntegerLookup()",
+        "IntegerLookup(num_oov_indices=0, mask_token=None)",
+        "IntegerLookup(output_mode='multi_hot')",
+        "TextVectorization()",
+    ],
+)
+def test_lookup_layers_never_adapted_save_and_load_their_assets(code, tmp_path):
+    def make():
+        return eval(f"layers.{code}", {"layers": layers})
+
+    layer = make()
+    layer.save_assets(str(tmp_path))
+    # As Keras: with no vocabulary in the config, the special tokens alone (or nothing).
+    assert (tmp_path / "vocabulary.txt").exists()
+    fresh = make()
+    fresh.load_assets(str(tmp_path))
+    assert fresh.get_vocabulary() == layer.get_vocabulary()
+    assert {**fresh.get_config(), "name": None} == {**layer.get_config(), "name": None}
+    # Still a layer to adapt, not one with a fixed vocabulary.
+    if isinstance(fresh, layers.IntegerLookup):
+        fresh.adapt(np.array([4, 4, 5]))
+        assert fresh.get_vocabulary(include_special_tokens=False) == [4, 5]
+    else:
+        fresh.adapt(np.array(["b", "a", "b"]))
+        assert fresh.get_vocabulary()[-2:] == ["b", "a"]
+    # A folder without the file (a layer saved by an older mb) loads too.
+    other = make()
+    other.load_assets(str(tmp_path / "empty"))
+    assert other.get_vocabulary() == layer.get_vocabulary()
+
+
 def test_tf_idf_weights_are_saved_as_the_layer_state():
     layer = layers.IntegerLookup(output_mode="tf_idf")
     layer.adapt(np.array([[1, 2], [2, 3]]))

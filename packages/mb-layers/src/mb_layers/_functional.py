@@ -89,6 +89,16 @@ class Functional(Function, Layer):
         """The symbolic output(s), in the structure given to the constructor."""
         return self._outputs_struct
 
+    @property
+    def input_shape(self):
+        """The shape of the input (a list of shapes for several inputs), batch axis included."""
+        return _shapes(self._inputs)
+
+    @property
+    def output_shape(self):
+        """The shape of the output (a list of shapes for several outputs), batch axis included."""
+        return _shapes(self._outputs)
+
     def get_layer(self, name=None, index=None):
         """The layer called `name` (or at position `index` of `layers`)."""
         if index is not None:
@@ -137,6 +147,19 @@ class Functional(Function, Layer):
             y = ops.expand_dims(x, axis=-1)
         if not isinstance(y, KerasTensor) and hasattr(y, "dtype"):
             dtype = dtypes.standardize_dtype(y.dtype)
+            if (dtype == "string") != (ref.dtype == "string"):
+                raise TypeError(
+                    f"The model input '{ref.name}' takes {ref.dtype} values of shape "
+                    f"{tuple(ref.shape)}; it received {dtype} values (dtype "
+                    f"{dtype if str(y.dtype).startswith('<dtype') else y.dtype}). Give it "
+                    f"arrays of {ref.dtype}"
+                    + (
+                        ", or take text with a string Input (Input(shape, dtype='string')) "
+                        "followed by a StringLookup or TextVectorization layer."
+                        if dtype == "string"
+                        else "."
+                    )
+                )
             if dtype != ref.dtype and not (
                 dtypes.is_float_dtype(dtype) and dtypes.is_float_dtype(ref.dtype)
             ):
@@ -206,3 +229,8 @@ def is_keras_tensor_like(x):
 _registry.register_builtin(
     Functional, module="keras.src.models.functional", registered_name="Functional"
 )
+
+
+def _shapes(tensors):
+    shapes = [tuple(t.shape) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes

@@ -1,5 +1,7 @@
 """InputSpec: what a layer accepts as input (rank, dtype, known axis sizes)."""
 
+import numbers
+
 from mb_graph import standardize_shape, tree
 from mb_ops import dtypes
 
@@ -96,7 +98,9 @@ def _shape_of(x):
     shape = getattr(x, "shape", None)
     if shape is None:
         return None
-    return tuple(None if d is None else int(d) for d in shape)
+    # A symbolic size (torch.export's SymInt, jax2tf's dimension variables) counts as
+    # unknown: int() on it would pin the traced graph to the example's size.
+    return tuple(int(d) if isinstance(d, numbers.Integral) else None for d in shape)
 
 
 def assert_input_compatibility(input_spec, inputs, layer_name):

@@ -6,6 +6,7 @@ import inspect
 from mb_graph import KerasTensor, is_keras_tensor, tree
 from mb_graph._node import Node
 from mb_graph._operation import Operation, default, is_default
+from mb_graph._remat import remat
 from mb_layers import _backend, _call_context, _dtype_policy
 from mb_layers import constraints as constraints_module
 from mb_layers import initializers as initializers_module
@@ -15,12 +16,14 @@ from mb_layers._input_spec import assert_input_compatibility
 from mb_layers._layer_state import LayerStateMixin
 from mb_layers._masking import get_keras_mask, set_keras_mask
 from mb_layers._ops import ops
+from mb_layers._quantization import QuantizationMixin, wrap_quantize
 from mb_layers._tracking import Tracker
 from mb_ops import (
     AutocastScope,
-    StatelessScope,
     SymbolicScope,
+    current_path,
     dtypes,
+    filter_traceback,
     get_autocast_scope,
     name_scope,
 )
@@ -46,8 +49,14 @@ _UNTRACKED = frozenset(
         "_auto_config",
         "_auto_config_error",
         "_in_build",
+        "_remat_mode",
     }
 )
+
+
+def _record_path(layer):
+    """Sets ``layer.path`` from the name scopes open now (the layer's own innermost)."""
+    object.__setattr__(layer, "_path", current_path())
 
 
 def _wrap_build(build):
@@ -60,6 +69,7 @@ def _wrap_build(build):
         object.__setattr__(self, "_in_build", True)
         try:
             with name_scope(self.name, caller=self):
+                _record_path(self)
                 build(self, *args, **kwargs)
         finally:
             object.__setattr__(self, "_in_build", False)
@@ -97,7 +107,7 @@ def _detached(x):
     return y
 
 
-class Layer(BackendLayer, LayerStateMixin, Operation):
+class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
     """The base class of layers: state (variables, sub-layers) plus a computation.
 
     Subclasses create their weights in ``build(input_shape)`` (called with the
@@ -120,7 +130,7 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
     >>> import numpy as np
     >>> class Scale(Layer):
     ...     def build(self, input_shape):
-    ...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+    ...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
     ...     def call(self, x):
     ...         return x * self.w
     >>> layer = Scale(name="scale")
@@ -140,6 +150,9 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
         wrap = cls.__dict__.get("_wrap_build", True)
         if build is not None and wrap and not getattr(build, "_mb_build_wrapper", False):
             cls.build = _wrap_build(build)
+        quantize = cls.__dict__.get("quantize")
+        if quantize is not None and not getattr(quantize, "_mb_quantize_wrapper", False):
+            cls.quantize = wrap_quantize(quantize)
 
     def __init__(
         self,
@@ -167,8 +180,11 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
         self._losses = []
         self._loss_ids = set()
         self._build_shapes_dict = None
+        object.__setattr__(self, "_path", None)  # set by build, from the name scopes
         self._call_signature = inspect.signature(self.call)
         self.input_spec = None
+        # Whether the layer can run inside a compiled (XLA) function (Keras's flag).
+        self.supports_jit = True
         object.__setattr__(self, "_in_build", False)
         self.built = False
         self._trainable = bool(trainable)
@@ -180,6 +196,7 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
         self._input_shape_arg = self._read_input_shape_kwargs(kwargs)
         params = self._call_signature.parameters
         self._call_has_training_arg = "training" in params
+        self._call_has_var_kwargs = any(p.kind is p.VAR_KEYWORD for p in params.values())
         self._call_has_mask_arg = "mask" in params
         object.__setattr__(self, "_tracker", Tracker(self))
         self.activity_regularizer = regularizers_module.get(activity_regularizer)
@@ -207,6 +224,10 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
             if hook is not None:
                 name, value = hook(self, name, value)
             value = tracker.track(value)
+        if name == "built" and value and "_path" in self.__dict__ and self._path is None:
+            # However it was built (its build, a symbolic call, a model's constructor).
+            with name_scope(self.name, caller=self):
+                _record_path(self)
         super().__setattr__(name, value)
 
     def __delattr__(self, name):
@@ -231,6 +252,13 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
         post = getattr(type(self), "_post_build", None)
         if post is not None:
             post(self)
+
+    @property
+    def path(self):
+        """Where the layer was built: the enclosing layers' names and its own, joined by
+        ``/`` (``"block/first"`` for a sub-layer built in ``block``'s call); None before
+        it is built, as in Keras."""
+        return self.__dict__.get("_path")
 
     @property
     def trainable(self):
@@ -265,26 +293,43 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
 
     @dtype_policy.setter
     def dtype_policy(self, value):
-        self._dtype_policy = _dtype_policy.get(value)
+        policy = _dtype_policy.get(value)
+        path = self._policy_path()
+        if isinstance(self._dtype_policy, _dtype_policy.DTypePolicyMap) and path:
+            if path in self._dtype_policy:
+                del self._dtype_policy[path]
+            self._dtype_policy[path] = policy
+        else:
+            self._dtype_policy = policy
+        mode = policy.quantization_mode
+        if mode is not None and self.built and not getattr(self, "_is_quantized", False):
+            if mode in ("gptq", "awq"):
+                raise ValueError(
+                    f"Implicitly enabling {mode.upper()} quantization by setting "
+                    f"`dtype_policy` to '{policy.name}' is not supported: it needs a "
+                    "calibration dataset. Use `.quantize(mode, config=...)` on the layer or "
+                    "model instead."
+                )
+            self.quantize(mode)
 
     @property
     def dtype(self):
         """The dtype of the layer's variables."""
-        return self._dtype_policy.variable_dtype
+        return self._own_dtype_policy().variable_dtype
 
     @property
     def variable_dtype(self):
-        return self._dtype_policy.variable_dtype
+        return self._own_dtype_policy().variable_dtype
 
     @property
     def compute_dtype(self):
         """The dtype of the layer's computations."""
-        return self._dtype_policy.compute_dtype
+        return self._own_dtype_policy().compute_dtype
 
     @property
     def input_dtype(self):
         """The dtype float inputs are cast to."""
-        return self._dtype_policy.compute_dtype
+        return self._own_dtype_policy().compute_dtype
 
     # ----- weights -------------------------------------------------------------------
 
@@ -368,6 +413,22 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
         )
 
     # ----- build ---------------------------------------------------------------------
+
+    @property
+    def call_signature_parameters(self):
+        """The names of `call`'s parameters, in order (Keras's property)."""
+        return [p.name for p in self._call_signature.parameters.values()]
+
+    def add_metric(self, *args, **kwargs):
+        """Removed in Keras 3 (raises, as Keras's does): create metric objects in
+        ``__init__``/``build`` and call their ``update_state``, or pass them to
+        ``Model.compile(metrics=[...])``."""
+        raise NotImplementedError(
+            "Layer `add_metric()` method is deprecated. Add your metric in "
+            "`Model.compile(metrics=[...])`, or create metric trackers in init() or "
+            "build() when subclassing the layer or model, then call "
+            "`metric.update_state()` whenever necessary."
+        )
 
     @default
     def build(self, input_shape=None):
@@ -464,6 +525,7 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
         kwargs = {k: tree.map_structure(self._convert_arg, v) for k, v in kwargs.items()}
         return args, kwargs
 
+    @filter_traceback
     def __call__(self, *args, **kwargs):
         self._check_super_called()
         original_args, original_kwargs = args, kwargs
@@ -476,7 +538,9 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
                         f"Received {arg!r} (of type {type(arg).__name__}). Pass it as a "
                         "keyword argument, or convert it to an array first."
                     )
+        kwargs, context_args = self._split_context_args(kwargs)
         call_spec = CallSpec(self._call_signature, args, kwargs)
+        call_spec.user_arguments_dict.update(context_args)
         self._assert_input_compatibility(call_spec.first_arg)
         with _call_context.CallScope(self) as context:
             if context.is_entry:
@@ -488,7 +552,12 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
             previous_mask = self._populate_masks(call_spec, kwargs)
             with name_scope(self.name, caller=self), self._autocast_scope():
                 if call_spec.eager:
-                    outputs = self.call(*args, **kwargs)
+                    call = self.call
+                    if self.quantization_mode is not None:
+                        call = self.quantized_call
+                    if self._remat_mode is not None:
+                        call = self.rematerialized_call(call, *args, **kwargs)
+                    outputs = call(*args, **kwargs)
                 else:
                     outputs = self._symbolic_outputs(args, kwargs)
                 self.built = True
@@ -499,6 +568,41 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
         if not call_spec.eager:
             Node(self, call_args=original_args, call_kwargs=original_kwargs, outputs=outputs)
         return outputs
+
+    def rematerialized_call(self, layer_call, *args, **kwargs):
+        """`layer_call` (the layer's `call`), rematerialized as the `RematScope` active
+        when the layer was created asks: in mode ``"activations"`` only the layer's
+        ``activation`` is, in ``"list_of_layers"`` the whole call when the layer's name
+        is listed, and as `Operation.rematerialized_call` for ``"full"`` and
+        ``"larger_than"``."""
+        mode = self._remat_mode
+        if not mode:
+            return layer_call
+        if mode.mode == "activations":
+            if getattr(self, "activation", None) is None:
+                return layer_call
+
+            @functools.wraps(layer_call)
+            def with_rematerialized_activation(*call_args, **call_kwargs):
+                original = self.activation
+                object.__setattr__(self, "activation", remat(original))
+                try:
+                    return layer_call(*call_args, **call_kwargs)
+                finally:
+                    object.__setattr__(self, "activation", original)
+
+            return with_rematerialized_activation
+        if mode.mode == "list_of_layers":
+            return remat(layer_call) if self.name in mode.layer_names else layer_call
+        return super().rematerialized_call(layer_call, *args, **kwargs)
+
+    def _split_context_args(self, kwargs):
+        """`kwargs` less `training` when `call` does not take it (Keras accepts it on any
+        layer and passes it on to the layers called inside), and the taken-out part."""
+        if "training" not in kwargs or self._call_has_training_arg or self._call_has_var_kwargs:
+            return kwargs, {}
+        kwargs = dict(kwargs)
+        return kwargs, {"training": kwargs.pop("training")}
 
     def _symbolic_outputs(self, args, kwargs):
         try:
@@ -560,7 +664,8 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
                 continue
             loss = self.activity_regularizer(output)
             if len(output.shape) > 0:
-                batch_size = ops.cast(output.shape[0], dtype=loss.dtype)
+                # The dynamic size: inside a traced function the batch may be unknown.
+                batch_size = ops.cast(ops.shape(output)[0], dtype=loss.dtype)
                 loss = ops.divide_no_nan(loss, batch_size)
             self.add_loss(loss)
 
@@ -612,42 +717,6 @@ class Layer(BackendLayer, LayerStateMixin, Operation):
                 self._maybe_build(CallSpec(self._call_signature, (inputs,), kwargs))
         outputs = self.compute_output_spec(inputs, **kwargs)
         return tree.map_structure(lambda x: x.shape, outputs)
-
-    # ----- stateless call ------------------------------------------------------------
-
-    def stateless_call(
-        self, trainable_variables, non_trainable_variables, *args, return_losses=False, **kwargs
-    ):
-        """Calls the layer with the given variable values, mutating nothing.
-
-        Returns:
-            ``(outputs, non_trainable_variables)`` with the new values of the
-            non-trainable variables, and the losses as a third element when
-            `return_losses`.
-        """
-        trainable = self.trainable_variables
-        non_trainable = self.non_trainable_variables
-        if len(trainable_variables) != len(trainable) or len(non_trainable_variables) != len(
-            non_trainable
-        ):
-            raise ValueError(
-                f"Layer '{self.name}' has {len(trainable)} trainable and "
-                f"{len(non_trainable)} non-trainable variables, but stateless_call received "
-                f"{len(trainable_variables)} and {len(non_trainable_variables)} values."
-            )
-        mapping = list(zip(trainable, trainable_variables, strict=True)) + list(
-            zip(non_trainable, non_trainable_variables, strict=True)
-        )
-        with StatelessScope(state_mapping=mapping, collect_losses=return_losses) as scope:
-            outputs = self(*args, **kwargs)
-            losses = self.losses if return_losses else None
-        new_values = []
-        for variable, value in zip(non_trainable, non_trainable_variables, strict=True):
-            current = scope.get_current_value(variable)
-            new_values.append(value if current is None else current)
-        if return_losses:
-            return outputs, new_values, losses
-        return outputs, new_values
 
     # ----- config --------------------------------------------------------------------
 

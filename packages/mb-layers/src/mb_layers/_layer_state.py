@@ -1,15 +1,40 @@
-"""The state side of `Layer`: variables, sub-layers, weights and losses."""
+"""The state side of `Layer`: variables, sub-layers, weights, losses, metrics, and
+calls on given variable values."""
 
 import numpy as np
 
 from mb_graph import KerasTensor, tree
 from mb_layers import _backend
-from mb_ops import Variable, get_stateless_scope, in_stateless_scope, in_symbolic_scope
+from mb_ops import (
+    StatelessScope,
+    Variable,
+    get_stateless_scope,
+    in_stateless_scope,
+    in_symbolic_scope,
+)
 from mb_ops.random import SeedGenerator
 
 
 def _hook(layer, name):
     return getattr(type(layer), name, None)
+
+
+def _is_metric(obj):
+    # Metrics live in mb-train, above this package: recognised by their interface.
+    return (
+        not isinstance(obj, (type, LayerStateMixin))
+        and hasattr(obj, "update_state")
+        and hasattr(obj, "result")
+        and hasattr(obj, "variables")
+    )
+
+
+def _held_values(value):
+    if isinstance(value, (list, tuple)):
+        return value
+    if isinstance(value, dict):
+        return list(value.values())
+    return (value,)
 
 
 class LayerStateMixin:
@@ -238,3 +263,65 @@ class LayerStateMixin:
                 value = variable
             losses.append(variable.regularizer(value))
         return losses
+
+    # ----- metrics -------------------------------------------------------------------
+
+    @property
+    def metrics(self):
+        """The metric objects the layer holds (as attributes, or in lists, tuples and
+        dicts held as attributes), then its sub-layers', in Keras's order."""
+        found = []
+        for value in vars(self).values():
+            for item in _held_values(value):
+                if _is_metric(item) and not any(item is m for m in found):
+                    found.append(item)
+        for layer in self._layers:
+            found.extend(m for m in layer.metrics if not any(m is f for f in found))
+        return found
+
+    @property
+    def metrics_variables(self):
+        """The variables of `metrics`, each once."""
+        seen, out = set(), []
+        for metric in self.metrics:
+            for v in metric.variables:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    # ----- stateless call ------------------------------------------------------------
+
+    def stateless_call(
+        self, trainable_variables, non_trainable_variables, *args, return_losses=False, **kwargs
+    ):
+        """Calls the layer with the given variable values, mutating nothing.
+
+        Returns:
+            ``(outputs, non_trainable_variables)`` with the new values of the
+            non-trainable variables, and the losses as a third element when
+            `return_losses`.
+        """
+        trainable = self.trainable_variables
+        non_trainable = self.non_trainable_variables
+        if len(trainable_variables) != len(trainable) or len(non_trainable_variables) != len(
+            non_trainable
+        ):
+            raise ValueError(
+                f"Layer '{self.name}' has {len(trainable)} trainable and "
+                f"{len(non_trainable)} non-trainable variables, but stateless_call received "
+                f"{len(trainable_variables)} and {len(non_trainable_variables)} values."
+            )
+        mapping = list(zip(trainable, trainable_variables, strict=True)) + list(
+            zip(non_trainable, non_trainable_variables, strict=True)
+        )
+        with StatelessScope(state_mapping=mapping, collect_losses=return_losses) as scope:
+            outputs = self(*args, **kwargs)
+            losses = self.losses if return_losses else None
+        new_values = []
+        for variable, value in zip(non_trainable, non_trainable_variables, strict=True):
+            current = scope.get_current_value(variable)
+            new_values.append(value if current is None else current)
+        if return_losses:
+            return outputs, new_values, losses
+        return outputs, new_values

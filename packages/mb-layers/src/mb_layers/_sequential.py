@@ -152,22 +152,25 @@ class Sequential(Layer):
         self._build_shapes_dict = {"input_shape": self._layers[0].batch_shape}
         self.built = True
 
-    def call(self, inputs, training=None, mask=None):
+    def call(self, inputs, training=None, mask=None, **kwargs):
         if self._functional is not None:
             return self._functional.call(inputs, training=training, mask=mask)
         outputs = inputs
         for layer in self.layers:
-            kwargs = {}
+            # Other call arguments reach only the layers whose `call` names them.
+            layer_kwargs = {
+                k: v for k, v in kwargs.items() if k in layer._call_signature.parameters
+            }
             if layer._call_has_mask_arg and mask is not None:
-                kwargs["mask"] = mask
+                layer_kwargs["mask"] = mask
             if layer._call_has_training_arg and training is not None:
-                kwargs["training"] = training
-            outputs = layer(inputs, **kwargs)
+                layer_kwargs["training"] = training
+            outputs = layer(inputs, **layer_kwargs)
             inputs = outputs
             mask = tree.map_structure(get_keras_mask, outputs)
         return outputs
 
-    def compute_output_spec(self, inputs, training=None, mask=None):
+    def compute_output_spec(self, inputs, training=None, mask=None, **kwargs):
         if self._functional is not None:
             return self._functional.compute_output_spec(inputs, training=training, mask=mask)
         outputs = inputs
@@ -175,6 +178,15 @@ class Sequential(Layer):
             outputs = layer.compute_output_spec(inputs)
             inputs = outputs
         return outputs
+
+    def compute_output_shape(self, input_shape):
+        if self._functional is not None:
+            return self._functional.compute_output_shape(input_shape)
+        output_shape = input_shape
+        for layer in self.layers:
+            output_shape = layer.compute_output_shape(input_shape)
+            input_shape = output_shape
+        return output_shape
 
     def compute_mask(self, inputs, previous_mask):
         return None
@@ -192,8 +204,31 @@ class Sequential(Layer):
         return self._functional.output
 
     @property
+    def inputs(self):
+        """The flat list of symbolic inputs, once built (as ``Functional.inputs``)."""
+        return self._built_functional("inputs").inputs
+
+    @property
+    def outputs(self):
+        """The flat list of symbolic outputs, once built (as ``Functional.outputs``)."""
+        return self._built_functional("outputs").outputs
+
+    @property
     def input_shape(self):
-        return self.input.shape
+        return self._built_functional("input shape").input_shape
+
+    @property
+    def output_shape(self):
+        return self._built_functional("output shape").output_shape
+
+    def _built_functional(self, what):
+        if self._functional is None:
+            raise AttributeError(
+                f"Sequential model '{self.name}' has no defined {what} yet: build it "
+                "first (start it with an `Input`, call it on data, or call "
+                "`build(input_shape)`)."
+            )
+        return self._functional
 
     def get_layer(self, name=None, index=None):
         """The layer called `name` (or at position `index` of `layers`)."""

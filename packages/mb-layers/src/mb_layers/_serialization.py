@@ -60,11 +60,13 @@ def serialize_function(fn, builtins, module):
     name = getattr(fn, "__name__", None)
     if name is not None and builtins.get(name) is fn:
         return name
+    # Keras 3 writes every function so: the module and registered name of Python's
+    # function type, the function's own registered name in "config".
     return {
-        "module": None if fn.__module__ == "__main__" else fn.__module__,
+        "module": "builtins",
         "class_name": "function",
         "config": registered_name(fn),
-        "registered_name": registered_name(fn),
+        "registered_name": "function",
     }
 
 

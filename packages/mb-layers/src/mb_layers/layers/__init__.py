@@ -33,12 +33,18 @@ from mb_layers.layers._core import Identity as Identity
 from mb_layers.layers._core import Masking as Masking
 from mb_layers.layers._dense import Dense as Dense
 from mb_layers.layers._einsum_dense import EinsumDense as EinsumDense
+from mb_layers.layers._engine_layers import FlaxLayer as FlaxLayer
+from mb_layers.layers._engine_layers import JaxLayer as JaxLayer
+from mb_layers.layers._engine_layers import TorchModuleWrapper as TorchModuleWrapper
 from mb_layers.layers._hashing import HashedCrossing as HashedCrossing
 from mb_layers.layers._hashing import Hashing as Hashing
 from mb_layers.layers._image_affine import RandomRotation as RandomRotation
 from mb_layers.layers._image_affine import RandomShear as RandomShear
 from mb_layers.layers._image_affine import RandomTranslation as RandomTranslation
 from mb_layers.layers._image_affine import RandomZoom as RandomZoom
+from mb_layers.layers._image_clahe import (
+    ContrastLimitedAdaptiveHistogramEqualization as ContrastLimitedAdaptiveHistogramEqualization,
+)
 from mb_layers.layers._image_color import RandomColorDegeneration as RandomColorDegeneration
 from mb_layers.layers._image_color import RandomColorJitter as RandomColorJitter
 from mb_layers.layers._image_color import RandomGrayscale as RandomGrayscale
@@ -46,8 +52,16 @@ from mb_layers.layers._image_color import RandomHue as RandomHue
 from mb_layers.layers._image_color import RandomInvert as RandomInvert
 from mb_layers.layers._image_color import RandomPosterization as RandomPosterization
 from mb_layers.layers._image_color import RandomSaturation as RandomSaturation
+from mb_layers.layers._image_data import MaxNumBoundingBoxes as MaxNumBoundingBoxes
 from mb_layers.layers._image_filters import RandomGaussianBlur as RandomGaussianBlur
 from mb_layers.layers._image_filters import RandomSharpness as RandomSharpness
+from mb_layers.layers._image_levels import AutoContrast as AutoContrast
+from mb_layers.layers._image_levels import Equalization as Equalization
+from mb_layers.layers._image_levels import Solarization as Solarization
+from mb_layers.layers._image_mixing import CutMix as CutMix
+from mb_layers.layers._image_mixing import MixUp as MixUp
+from mb_layers.layers._image_policies import AugMix as AugMix
+from mb_layers.layers._image_policies import RandAugment as RandAugment
 from mb_layers.layers._image_regions import RandomCrop as RandomCrop
 from mb_layers.layers._image_regions import RandomErasing as RandomErasing
 from mb_layers.layers._image_warps import RandomElasticTransform as RandomElasticTransform
@@ -76,6 +90,7 @@ from mb_layers.layers._normalization import GroupNormalization as GroupNormaliza
 from mb_layers.layers._normalization import LayerNormalization as LayerNormalization
 from mb_layers.layers._normalization import RMSNormalization as RMSNormalization
 from mb_layers.layers._normalization import UnitNormalization as UnitNormalization
+from mb_layers.layers._pipeline import Pipeline as Pipeline
 from mb_layers.layers._pooling import AdaptiveAveragePooling1D as AdaptiveAveragePooling1D
 from mb_layers.layers._pooling import AdaptiveAveragePooling2D as AdaptiveAveragePooling2D
 from mb_layers.layers._pooling import AdaptiveAveragePooling3D as AdaptiveAveragePooling3D
@@ -135,6 +150,8 @@ from mb_layers.layers._rnn_cells import GRUCell as GRUCell
 from mb_layers.layers._rnn_cells import LSTMCell as LSTMCell
 from mb_layers.layers._rnn_cells import SimpleRNNCell as SimpleRNNCell
 from mb_layers.layers._rnn_cells import StackedRNNCells as StackedRNNCells
+from mb_layers.layers._spectrogram import MelSpectrogram as MelSpectrogram
+from mb_layers.layers._spectrogram import STFTSpectrogram as STFTSpectrogram
 from mb_layers.layers._text_vectorization import TextVectorization as TextVectorization
 from mb_layers.layers._wrappers import SpectralNormalization as SpectralNormalization
 from mb_layers.layers._wrappers import Wrapper as Wrapper
@@ -174,6 +191,7 @@ def _register_public(namespace):
 
 
 _register_public(dict(globals()))
+_registry.register_builtin(Layer, module="keras")  # Keras's canonical name is keras.Layer
 
 
 def serialize(layer):

@@ -3,7 +3,7 @@
 from mb_layers import activations, constraints, initializers, regularizers
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers._dense import _maybe
+from mb_layers.layers._arguments import serialized_arguments, weight_arguments
 from mb_ops import dtypes
 
 
@@ -28,7 +28,7 @@ class Activation(_Elementwise):
         return self.activation(inputs)
 
     def get_config(self):
-        return {**super().get_config(), "activation": activations.serialize(self.activation)}
+        return {**super().get_config(), **serialized_arguments(self, "activation")}
 
 
 class ELU(_Elementwise):
@@ -178,8 +178,6 @@ class PReLU(Layer):
     def get_config(self):
         return {
             **super().get_config(),
-            "alpha_initializer": initializers.serialize(self.alpha_initializer),
-            "alpha_regularizer": _maybe(regularizers.serialize, self.alpha_regularizer),
-            "alpha_constraint": _maybe(constraints.serialize, self.alpha_constraint),
+            **weight_arguments(self, "alpha"),
             "shared_axes": self.shared_axes,
         }

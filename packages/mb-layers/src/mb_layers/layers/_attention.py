@@ -10,9 +10,10 @@ from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
 from mb_layers.layers._activation_layers import Softmax, _large_negative
-from mb_layers.layers._dense import _maybe
+from mb_layers.layers._arguments import weight_arguments
 from mb_layers.layers._einsum_dense import EinsumDense
 from mb_layers.layers._regularization import Dropout
+from mb_ops import config
 from mb_ops.random import SeedGenerator
 
 _LETTERS = string.ascii_lowercase
@@ -109,8 +110,8 @@ class _BaseDenseAttention(Layer):
         self,
         inputs,
         mask=None,
-        training=False,
         return_attention_scores=False,
+        training=None,
         use_causal_mask=False,
     ):
         self._validate(inputs)
@@ -190,9 +191,12 @@ class AdditiveAttention(_BaseDenseAttention):
         dropout, seed: dropout on the attention weights.
     """
 
-    def __init__(self, use_scale=True, dropout=0.0, seed=None, **kwargs):
-        super().__init__(dropout=dropout, seed=seed, **kwargs)
+    def __init__(self, use_scale=True, dropout=0.0, **kwargs):
+        super().__init__(dropout=dropout, **kwargs)
         self.use_scale = use_scale
+        # As Keras, whose AdditiveAttention is an Attention subclass left at its default
+        # score mode (the scores are computed additively all the same).
+        self.score_mode = "dot"
 
     def build(self, input_shape):
         self._validate(input_shape)
@@ -297,13 +301,7 @@ class _ProjectedAttention(Layer):
 
     def _weights_config(self):
         return {
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
-            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
-            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
-            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
-            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+            **weight_arguments(self, "kernel", "bias", activity_regularizer=True),
             "seed": self.seed,
         }
 
@@ -397,6 +395,7 @@ class MultiHeadAttention(_ProjectedAttention):
         use_bias=True,
         output_shape=None,
         attention_axes=None,
+        sliding_window=None,
         flash_attention=None,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
@@ -405,9 +404,8 @@ class MultiHeadAttention(_ProjectedAttention):
         activity_regularizer=None,
         kernel_constraint=None,
         bias_constraint=None,
-        seed=None,
         use_gate=False,
-        sliding_window=None,
+        seed=None,
         **kwargs,
     ):
         super().__init__(
@@ -433,10 +431,23 @@ class MultiHeadAttention(_ProjectedAttention):
         self._output_shape = None if output_shape is None else tuple(output_shape)
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
+        self._attention_axes_given = attention_axes
         self._attention_axes_arg = None if attention_axes is None else tuple(attention_axes)
+        self._use_gate = use_gate
+        self._sliding_window = sliding_window
+        # None: the fused kernel where possible, unless mb.config.disable_flash_attention()
+        # ran (Keras's rule; an explicit False here stays False, Keras reads it as None).
+        if flash_attention is None:
+            flash_attention = config.is_flash_attention_enabled()
         self._flash_attention = flash_attention
         self._softmax = None
         self._dropout_layer = Dropout(rate=dropout, seed=seed)
+
+    @property
+    def attention_axes(self):
+        """The axes attention runs over: as given until the layer is built, then Keras's
+        normalized tuple (all axes but batch, heads and features by default)."""
+        return getattr(self, "_attention_axes", self._attention_axes_given)
 
     def build(self, query_shape, value_shape, key_shape=None):
         key_shape = value_shape if key_shape is None else key_shape
@@ -598,6 +609,7 @@ class GroupedQueryAttention(_ProjectedAttention):
         num_key_value_heads,
         dropout=0.0,
         use_bias=True,
+        sliding_window=None,
         flash_attention=None,
         kernel_initializer="glorot_uniform",
         bias_initializer="zeros",
@@ -606,9 +618,8 @@ class GroupedQueryAttention(_ProjectedAttention):
         activity_regularizer=None,
         kernel_constraint=None,
         bias_constraint=None,
-        seed=None,
         use_gate=False,
-        sliding_window=None,
+        seed=None,
         **kwargs,
     ):
         super().__init__(
@@ -635,6 +646,12 @@ class GroupedQueryAttention(_ProjectedAttention):
         self.num_query_heads = num_query_heads
         self.num_key_value_heads = num_key_value_heads
         self.num_repeats = num_query_heads // num_key_value_heads
+        self.use_gate = use_gate
+        self.sliding_window = sliding_window
+        # None: the fused kernel where possible, unless mb.config.disable_flash_attention()
+        # ran (Keras's rule; an explicit False here stays False, Keras reads it as None).
+        if flash_attention is None:
+            flash_attention = config.is_flash_attention_enabled()
         self._flash_attention = flash_attention
         self._dropout_layer = Dropout(rate=dropout, seed=seed)
 

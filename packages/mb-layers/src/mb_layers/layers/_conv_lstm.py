@@ -12,7 +12,7 @@ from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.layers._recurrent import _RNN_FLAGS, RNN
 from mb_layers.layers._reshaping import _data_format, _int_tuple
-from mb_layers.layers._rnn_cells import LSTMCell
+from mb_layers.layers._rnn_cells import LSTMCell, _project
 
 
 def _conv_length(size, kernel, stride, dilation, padding):
@@ -44,6 +44,7 @@ class ConvLSTMCell(LSTMCell):
         self.data_format = _data_format(data_format)
         self.dilation_rate = _int_tuple(dilation_rate, rank, "dilation_rate")
         self.state_size = [filters, filters]
+        self.dropout_mask_count = 4  # as Keras: a mask per gate, always
 
     def build(self, inputs_shape):
         channels_first = self.data_format == "channels_first"
@@ -114,28 +115,29 @@ class ConvLSTMCell(LSTMCell):
 
     def call(self, inputs, states, training=False):
         h_tm1, c_tm1 = states[0], states[1]
-        inputs, h_tm1 = self._apply_dropout(inputs, h_tm1, training)
-        x = ops.conv(
-            inputs,
-            self.kernel,
-            strides=self.strides,
-            padding=self.padding,
-            dilation_rate=self.dilation_rate,
-            data_format=self.data_format,
-        )
+        input_mask, state_mask = self._step_masks(inputs, h_tm1, training)
+        axis = 1 if self.data_format == "channels_first" else -1
+
+        def input_conv(x, kernel):
+            return ops.conv(
+                x,
+                kernel,
+                strides=self.strides,
+                padding=self.padding,
+                dilation_rate=self.dilation_rate,
+                data_format=self.data_format,
+            )
+
+        def recurrent_conv(h, kernel):
+            return ops.conv(h, kernel, strides=1, padding="same", data_format=self.data_format)
+
+        x = _project(inputs, input_mask, self.kernel, input_conv, axis=axis)
         if self.bias is not None:
             shape = [1] * len(x.shape)
-            shape[1 if self.data_format == "channels_first" else -1] = 4 * self.filters
+            shape[axis] = 4 * self.filters
             x = ops.add(x, ops.reshape(self.bias, shape))
         z = ops.add(
-            x,
-            ops.conv(
-                h_tm1,
-                self.recurrent_kernel,
-                strides=1,
-                padding="same",
-                data_format=self.data_format,
-            ),
+            x, _project(h_tm1, state_mask, self.recurrent_kernel, recurrent_conv, axis=axis)
         )
         axis = 1 if self.data_format == "channels_first" else -1
         z0, z1, z2, z3 = ops.split(z, 4, axis=axis)
@@ -194,12 +196,9 @@ class _ConvLSTM(RNN):
         return_state=False,
         go_backwards=False,
         stateful=False,
-        unroll=False,
-        zero_output_for_mask=False,
-        name=None,
-        dtype=None,
-        trainable=True,
+        **kwargs,
     ):
+        dtype, trainable = kwargs.get("dtype"), kwargs.get("trainable", True)
         cell = ConvLSTMCell(
             self._rank,
             filters,
@@ -234,14 +233,12 @@ class _ConvLSTM(RNN):
             return_state=return_state,
             go_backwards=go_backwards,
             stateful=stateful,
-            unroll=unroll,
-            zero_output_for_mask=zero_output_for_mask,
             activity_regularizer=activity_regularizer,
-            name=name,
-            dtype=dtype,
-            trainable=trainable,
+            **kwargs,
         )
         self.input_spec = InputSpec(ndim=self._rank + 3)
+        # As Keras, whose cell declares no size (the state's shape follows the input's).
+        self.state_size, self.single_state = [-1], True
 
     def compute_output_shape(self, sequences_shape, initial_state_shape=None):
         if not self.cell.built:
@@ -264,6 +261,36 @@ class _ConvLSTM(RNN):
     @classmethod
     def from_config(cls, config):
         return Layer.from_config.__func__(cls, config)
+
+
+def _cell_property(name):
+    return property(lambda self: getattr(self.cell, name), doc=f"The cell's `{name}`.")
+
+
+for _name in (
+    "filters",
+    "kernel_size",
+    "strides",
+    "padding",
+    "data_format",
+    "dilation_rate",
+    "activation",
+    "recurrent_activation",
+    "use_bias",
+    "kernel_initializer",
+    "recurrent_initializer",
+    "bias_initializer",
+    "unit_forget_bias",
+    "kernel_regularizer",
+    "recurrent_regularizer",
+    "bias_regularizer",
+    "kernel_constraint",
+    "recurrent_constraint",
+    "bias_constraint",
+    "dropout",
+    "recurrent_dropout",
+):
+    setattr(_ConvLSTM, _name, _cell_property(_name))
 
 
 class ConvLSTM1D(_ConvLSTM):

@@ -1,13 +1,36 @@
 """Convolution layers: plain, transposed, depthwise and separable (1D-3D)."""
 
+import types
+
+from mb_graph._operation import default
 from mb_layers import activations, constraints, initializers, regularizers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers._dense import _maybe
+from mb_layers.layers._arguments import serialized_arguments, weight_arguments
 from mb_layers.layers._reshaping import _data_format, _int_tuple
 
 _PADDINGS = ("valid", "same", "causal")
+
+
+def _with_defaults(init, **defaults):
+    """A copy of `init` whose named positional defaults are replaced (Keras writes
+    ``strides=(1, 1)`` for its 2D layers, ``(1, 1, 1)`` for 3D, where 1D ones take 1)."""
+    count = len(init.__defaults__)
+    names = init.__code__.co_varnames[init.__code__.co_argcount - count : init.__code__.co_argcount]
+    pairs = zip(names, init.__defaults__, strict=True)
+    values = tuple(defaults.get(name, value) for name, value in pairs)
+    copy = types.FunctionType(
+        init.__code__, init.__globals__, init.__name__, values, init.__closure__
+    )
+    copy.__kwdefaults__ = init.__kwdefaults__
+    copy.__doc__ = init.__doc__
+    copy.__qualname__ = init.__qualname__
+    return copy
+
+
+_2D = {"strides": (1, 1), "dilation_rate": (1, 1)}
+_3D = {"strides": (1, 1, 1), "dilation_rate": (1, 1, 1)}
 
 
 class _BaseConv(Layer):
@@ -29,6 +52,7 @@ class _BaseConv(Layer):
         **kwargs,
     ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.rank = self._rank
         self.kernel_size = _int_tuple(kernel_size, self._rank, "kernel_size")
         self.strides = _int_tuple(strides, self._rank, "strides")
         self.dilation_rate = _int_tuple(dilation_rate, self._rank, "dilation_rate")
@@ -48,6 +72,11 @@ class _BaseConv(Layer):
 
     def _channel_axis(self):
         return 1 if self.data_format == "channels_first" else -1
+
+    @default
+    def compute_output_shape(self, input_shape):
+        """The output shape, by symbolic inference of `call` (Keras's signature)."""
+        return super().compute_output_shape(input_shape)
 
     def _input_channels(self, input_shape):
         channels = input_shape[self._channel_axis()]
@@ -96,7 +125,7 @@ class _BaseConv(Layer):
 
     def _tail_config(self):
         return {
-            "activation": activations.serialize(self.activation),
+            **serialized_arguments(self, "activation"),
             "use_bias": self.use_bias,
         }
 
@@ -120,10 +149,18 @@ class _Conv(_BaseConv):
         activity_regularizer=None,
         kernel_constraint=None,
         bias_constraint=None,
-        lora_rank=None,
-        lora_alpha=None,
         **kwargs,
     ):
+        # LoRA arguments come through **kwargs, as Keras's; LoRA on convolutions is not
+        # implemented, so a rank is refused rather than silently ignored.
+        lora_rank = kwargs.pop("lora_rank", None)
+        kwargs.pop("lora_alpha", None)
+        if lora_rank:
+            raise NotImplementedError(
+                f"{type(self).__name__}(lora_rank={lora_rank!r}): LoRA on convolutions is "
+                "not implemented in mb yet (Dense, EinsumDense and Embedding support it). "
+                "Leave lora_rank unset."
+            )
         super().__init__(
             kernel_size,
             strides,
@@ -165,16 +202,31 @@ class _Conv(_BaseConv):
         self._add_bias(self.filters)
         self.input_spec = InputSpec(min_ndim=self._rank + 2, axes={self._channel_axis(): channels})
 
-    def call(self, inputs):
-        inputs, padding = self._padding_for_op(inputs)
-        outputs = ops.conv(
+    def convolution_op(self, inputs, kernel):
+        """``ops.conv`` of `inputs` with `kernel` under the layer's strides, padding,
+        dilation and data format (Keras's hook: a subclass may change the convolution)."""
+        return ops.conv(
             inputs,
-            self.kernel,
-            strides=self.strides,
-            padding=padding,
+            kernel,
+            strides=list(self.strides),
+            padding=self.padding,
             dilation_rate=self.dilation_rate,
             data_format=self.data_format,
         )
+
+    def call(self, inputs):
+        if self.padding == "causal":
+            inputs, _ = self._padding_for_op(inputs)
+            outputs = ops.conv(
+                inputs,
+                self.kernel,
+                strides=self.strides,
+                padding="valid",
+                dilation_rate=self.dilation_rate,
+                data_format=self.data_format,
+            )
+        else:
+            outputs = self.convolution_op(inputs, self.kernel)
         return self._finish(outputs)
 
     def get_config(self):
@@ -184,13 +236,7 @@ class _Conv(_BaseConv):
             **self._base_config(),
             "groups": self.groups,
             **self._tail_config(),
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
-            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
-            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
-            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
-            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+            **weight_arguments(self, "kernel", "bias", activity_regularizer=True),
         }
 
 
@@ -201,15 +247,50 @@ class Conv1D(_Conv):
 
 
 class Conv2D(_Conv):
-    """2D convolution over images."""
+    """2D convolution over images.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: the window's height and width (an int for a square one).
+        strides: the step of the window (an int or two).
+        padding: "valid" (no padding) or "same" (the output keeps the input's
+            spatial size with strides 1).
+        data_format: "channels_last" (``(batch, height, width, channels)``) or
+            "channels_first"; None: `image_data_format()`.
+        dilation_rate: the spacing of the window's elements.
+        groups: split the input channels into this many groups, each convolved
+            with its own filters.
+        activation: applied to the output; None: linear.
+        use_bias: add a learned bias per output channel.
+        kernel_initializer, bias_initializer: as in `Dense`.
+        kernel_regularizer, bias_regularizer: as in `Dense`.
+        kernel_constraint, bias_constraint: as in `Dense`.
+        activity_regularizer: a regularizer on the output.
+        lora_rank, lora_alpha: Keras's LoRA arguments; mb's convolutions have no
+            LoRA yet (`Dense` has), so a `lora_rank` raises `NotImplementedError`.
+
+    The kernel has shape ``(*kernel_size, input_channels // groups, filters)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> layer = Conv2D(8, 3, padding="same", activation="relu")
+    >>> y = layer(np.ones((2, 16, 16, 3), "float32"))
+    >>> tuple(y.shape), tuple(layer.kernel.shape)
+    ((2, 16, 16, 8), (3, 3, 3, 8))
+    >>> tuple(Conv2D(4, (3, 5), strides=2)(np.ones((1, 9, 9, 1), "float32")).shape)
+    (1, 4, 3, 4)
+    """
 
     _rank = 2
+    __init__ = _with_defaults(_Conv.__init__, **_2D)
 
 
 class Conv3D(_Conv):
     """3D convolution over volumes."""
 
     _rank = 3
+    __init__ = _with_defaults(_Conv.__init__, **_3D)
 
 
 class _ConvTranspose(_BaseConv):
@@ -292,13 +373,7 @@ class _ConvTranspose(_BaseConv):
             "data_format": base["data_format"],
             "dilation_rate": base["dilation_rate"],
             **self._tail_config(),
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
-            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
-            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
-            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
-            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+            **weight_arguments(self, "kernel", "bias", activity_regularizer=True),
         }
 
 
@@ -312,12 +387,53 @@ class Conv2DTranspose(_ConvTranspose):
     """Transposed 2D convolution."""
 
     _rank = 2
+    __init__ = _with_defaults(_ConvTranspose.__init__, **_2D)
 
 
 class Conv3DTranspose(_ConvTranspose):
     """Transposed 3D convolution."""
 
     _rank = 3
+
+    def __init__(  # Keras's order: data_format before output_padding here
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1, 1),
+        padding="valid",
+        data_format=None,
+        output_padding=None,
+        dilation_rate=(1, 1, 1),
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(
+            filters,
+            kernel_size,
+            strides=strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
 
 
 class _DepthwiseConv(_BaseConv):
@@ -388,13 +504,7 @@ class _DepthwiseConv(_BaseConv):
             "depth_multiplier": self.depth_multiplier,
             **self._base_config(),
             **self._tail_config(),
-            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "depthwise_regularizer": _maybe(regularizers.serialize, self.depthwise_regularizer),
-            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
-            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
-            "depthwise_constraint": _maybe(constraints.serialize, self.depthwise_constraint),
-            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+            **weight_arguments(self, "depthwise", "bias", activity_regularizer=True),
         }
 
 
@@ -408,6 +518,7 @@ class DepthwiseConv2D(_DepthwiseConv):
     """Depthwise 2D convolution (one filter set per input channel)."""
 
     _rank = 2
+    __init__ = _with_defaults(_DepthwiseConv.__init__, **_2D)
 
 
 class _SeparableConv(_BaseConv):
@@ -495,16 +606,7 @@ class _SeparableConv(_BaseConv):
             "filters": self.filters,
             **self._base_config(),
             **self._tail_config(),
-            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
-            "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "depthwise_regularizer": _maybe(regularizers.serialize, self.depthwise_regularizer),
-            "pointwise_regularizer": _maybe(regularizers.serialize, self.pointwise_regularizer),
-            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
-            "activity_regularizer": _maybe(regularizers.serialize, self.activity_regularizer),
-            "depthwise_constraint": _maybe(constraints.serialize, self.depthwise_constraint),
-            "pointwise_constraint": _maybe(constraints.serialize, self.pointwise_constraint),
-            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+            **weight_arguments(self, "depthwise", "pointwise", "bias", activity_regularizer=True),
         }
 
 
@@ -518,3 +620,4 @@ class SeparableConv2D(_SeparableConv):
     """Depthwise then pointwise 2D convolution."""
 
     _rank = 2
+    __init__ = _with_defaults(_SeparableConv.__init__, **_2D)

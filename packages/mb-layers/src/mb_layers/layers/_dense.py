@@ -4,6 +4,9 @@ from mb_layers import activations, constraints, initializers, regularizers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
+from mb_layers.layers import _quantized
+from mb_layers.layers._arguments import serialized_arguments, weight_arguments
+from mb_ops.quantizers import unpack_int4
 
 
 class Dense(Layer):
@@ -46,11 +49,6 @@ class Dense(Layer):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"Dense `units` must be a positive int. Received: units={units!r}.")
-        if lora_rank is not None or quantization_config is not None:
-            raise NotImplementedError(
-                "Dense: LoRA and quantization are not supported by mb yet. Received: "
-                f"lora_rank={lora_rank!r}, quantization_config={quantization_config!r}."
-            )
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -60,6 +58,10 @@ class Dense(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
+        self.lora_rank = lora_rank
+        self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
+        self.lora_enabled = False
+        self.quantization_config = quantization_config
         self.input_spec = InputSpec(min_ndim=2)
         self.supports_masking = True
 
@@ -70,13 +72,18 @@ class Dense(Layer):
                 f"Dense expects its input's last axis to be known. Received: input shape "
                 f"{tuple(input_shape)}. Give the Input layer a shape, e.g. Input((32,))."
             )
-        self.kernel = self.add_weight(
-            name="kernel",
-            shape=(input_dim, self.units),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-        )
+        kernel_shape = (input_dim, self.units)
+        mode = self.quantization_mode
+        if mode:
+            self.quantized_build(kernel_shape, mode=mode, config=self.quantization_config)
+        if mode not in ("int8", "int4", "gptq", "awq"):
+            self._kernel = self.add_weight(
+                name="kernel",
+                shape=kernel_shape,
+                initializer=self.kernel_initializer,
+                regularizer=self.kernel_regularizer,
+                constraint=self.kernel_constraint,
+            )
         if self.use_bias:
             self.bias = self.add_weight(
                 name="bias",
@@ -88,6 +95,24 @@ class Dense(Layer):
         else:
             self.bias = None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+        self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank, lora_alpha=self.lora_alpha)
+
+    @property
+    def kernel(self):
+        """The kernel: the float variable, the int8 one (int8 mode), or the unpacked int4
+        values (int4 mode); with LoRA, plus ``lora_alpha / lora_rank * a @ b``."""
+        if not self.built:
+            raise AttributeError("You must build the layer before accessing `kernel`.")
+        kernel = self._kernel
+        if self.quantization_mode == "int4":
+            kernel = unpack_int4(kernel, self._orig_output_dim, axis=-1)
+        if self.lora_enabled:
+            kernel = ops.cast(
+                ops.add(kernel, _quantized.lora_delta(self, "kernel")), self.compute_dtype
+            )
+        return kernel
 
     def call(self, inputs, training=None):
         x = ops.matmul(inputs, self.kernel)
@@ -102,17 +127,110 @@ class Dense(Layer):
         return {
             **super().get_config(),
             "units": self.units,
-            "activation": activations.serialize(self.activation),
+            **serialized_arguments(self, "activation"),
             "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
-            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
-            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
-            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
-            "quantization_config": None,
+            **weight_arguments(self, "kernel", "bias"),
+            "quantization_config": _quantized.serialize_config(self.quantization_config),
+            **_quantized.lora_config(self),
         }
 
+    @classmethod
+    def from_config(cls, config):
+        return super().from_config(_quantized.deserialize_config_entry(config))
 
-def _maybe(fn, value):
-    return None if value is None else fn(value)
+    # ----- LoRA and quantization (as Keras 3.15) -------------------------------------
+
+    def enable_lora(self, rank, lora_alpha=None, a_initializer="he_uniform", b_initializer="zeros"):
+        """Freezes the kernel and adds trainable ``lora_kernel_a`` ``(input_dim, rank)`` and
+        ``lora_kernel_b`` ``(rank, units)``; the kernel used is
+        ``kernel + lora_alpha / rank * a @ b`` (b starts at zero)."""
+        input_dim = getattr(self, "_orig_input_dim", None) or self._kernel.shape[0]
+        _quantized.enable_lora(
+            self,
+            "kernel",
+            (input_dim, self.units),
+            rank,
+            lora_alpha,
+            a_initializer,
+            b_initializer,
+        )
+
+    @property
+    def variable_serialization_spec(self):
+        """The variables each quantization mode saves, in their order in files."""
+        return {
+            None: ["kernel", "bias"],
+            "int8": ["kernel", "bias", "kernel_scale"],
+            "int4": ["kernel", "bias", "kernel_scale", "kernel_zero", "g_idx"],
+            "float8": [
+                "kernel",
+                "bias",
+                "inputs_scale",
+                "inputs_amax_history",
+                "kernel_scale",
+                "kernel_amax_history",
+                "outputs_grad_scale",
+                "outputs_grad_amax_history",
+            ],
+            "gptq": ["bias", "quantized_kernel", "kernel_scale", "kernel_zero", "g_idx"],
+            "awq": [
+                "bias",
+                "quantized_kernel",
+                "kernel_scale",
+                "kernel_zero",
+                "awq_scales",
+                "g_idx",
+            ],
+        }
+
+    def save_own_variables(self, store):
+        if not self.built:
+            return
+        if not _quantized.uses_spec(self):
+            return super().save_own_variables(store)
+        _quantized.save_kernel_layer(self, store, "kernel", self._merged_kernel())
+
+    def load_own_variables(self, store):
+        if not self.built:
+            return
+        if not _quantized.uses_spec(self):
+            return super().load_own_variables(store)
+        _quantized.load_kernel_layer(self, store, "kernel")
+
+    # Files then hold the generic layout: mb-saving checks and loads it the stock way.
+    load_own_variables.stock_when = _quantized.generic_layout
+
+    def _merged_kernel(self):
+        """``(kernel, scale, zero)`` to save: LoRA merged (and re-quantized) as Keras."""
+        return _quantized.merged_matrix(self, "kernel", reduce_axis=0)
+
+    def quantized_build(self, kernel_shape, mode, config=None):
+        """Creates the variables of the quantized kernel for `mode`."""
+        if mode == "int8":
+            _quantized.build_int8_matrix(self, "kernel", kernel_shape, (self.units,), config)
+        elif mode == "int4":
+            _quantized.build_int4_matrix(self, "kernel", kernel_shape, config, reduce_axis=0)
+        else:
+            raise self._quantization_mode_error(mode)
+        self._is_quantized = True
+
+    def quantize(self, mode=None, type_check=True, config=None):
+        """Quantizes the kernel in place (``"int8"``, ``"int4"``), as Keras 3.15 does."""
+        if type_check and type(self) is not Dense:
+            raise self._not_implemented_error(self.quantize)
+        self.quantization_config = config
+        _quantized.quantize_matrix(self, "kernel", mode, config, reduce_axis=0)
+        self._set_quantized_policy(mode, config)
+
+    def _int8_call(self, inputs, training=None):
+        x = _quantized.int8_matmul_call(self, inputs)
+        return self._finish(_quantized.add_lora(self, inputs, x, "kernel"))
+
+    def _int4_call(self, inputs, training=None):
+        x = _quantized.int4_matmul_call(self, inputs)
+        return self._finish(_quantized.add_lora(self, inputs, x, "kernel"))
+
+    def _finish(self, x):
+        if self.bias is not None:
+            x = ops.add(x, self.bias)
+        return self.activation(x)

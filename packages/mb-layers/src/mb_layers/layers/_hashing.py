@@ -9,6 +9,7 @@ NumPy, without TensorFlow; outputs are the active backend's tensors.
 import numpy as np
 
 from mb_graph import KerasTensor
+from mb_graph._operation import default
 from mb_layers._ops import ops
 from mb_layers.layers._fingerprint import fingerprint64, fingerprint_cat64, siphash64
 from mb_layers.layers._host_data import (
@@ -211,6 +212,10 @@ class HashedCrossing(_Preprocessing):
             # No dtype asked of the engine: int64 where it has it (JAX without x64: int32).
             return ops.convert_to_tensor(bins.astype(self.compute_dtype))
         return encode_categorical(bins, "one_hot", self.num_bins, self.compute_dtype)
+
+    @default  # the output spec gives the shape
+    def compute_output_shape(self, input_shape):
+        return super().compute_output_shape(input_shape)
 
     def compute_output_spec(self, inputs):
         self._check_inputs(inputs)

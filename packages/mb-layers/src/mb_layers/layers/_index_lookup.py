@@ -6,6 +6,8 @@ NumPy array; lookups of strings run on the host, lookups of integers run as
 ops on the active backend (so they also work inside a compiled `predict`).
 """
 
+import os
+
 import numpy as np
 
 from mb_graph import KerasTensor
@@ -350,6 +352,16 @@ class IndexLookup(_Preprocessing):
     def get_build_config(self):
         return {}
 
+    def save_assets(self, dir_path):
+        """Writes ``vocabulary.txt`` in `dir_path` as Keras does when the config holds no
+        vocabulary (mb's config holds an adapted one, so only a layer never adapted writes
+        the file, with its special tokens alone)."""
+        if self.input_vocabulary is not None:
+            return
+        vocabulary = self.get_vocabulary(include_special_tokens=True)
+        with open(os.path.join(dir_path, "vocabulary.txt"), "w", encoding="utf-8") as f:
+            f.write("\n".join(str(token) for token in vocabulary))
+
     def save_own_variables(self, store):
         if self.output_mode == "tf_idf" and self._idf_weights is not None:
             store["idf_weights"] = self._idf_weights
@@ -357,6 +369,25 @@ class IndexLookup(_Preprocessing):
     def load_own_variables(self, store):
         if self.output_mode == "tf_idf" and "idf_weights" in store:
             self._idf_weights = np.asarray(store["idf_weights"], "float32")
+
+    def load_assets(self, dir_path):
+        """Reads the vocabulary that Keras 3 stores as an asset (``vocabulary.txt``, special
+        tokens first) for an adapted layer; mb keeps it in the config instead."""
+        path = os.path.join(dir_path, "vocabulary.txt")
+        if self.input_vocabulary is not None or not os.path.exists(path):
+            return
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        while lines and lines[-1] == "":
+            lines.pop()
+        special = {str(token) for token in self._special_tokens()}
+        if all(line in special for line in lines):
+            return  # the special tokens alone (or nothing): a layer never adapted
+        values = lines if self.vocabulary_dtype == "string" else [int(v) for v in lines]
+        weights = None
+        if self.output_mode == "tf_idf" and self._idf_weights is not None:
+            weights = self._idf_weights[: len(values)]
+        self.set_vocabulary(values, idf_weights=weights)
 
 
 def _validate(layer, max_tokens, num_oov_indices, output_mode, invert, sparse, idf_weights):

@@ -6,6 +6,7 @@ import marshal
 import types
 
 from mb_graph import KerasTensor, tree
+from mb_graph._operation import default
 from mb_layers import _serialization
 from mb_layers._layer import Layer
 
@@ -75,10 +76,15 @@ class Lambda(Layer):
             kwargs["training"] = training
         return self.function(inputs, **kwargs)
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, mask=None):
         if callable(self.mask):
-            return self.mask(inputs, previous_mask)
+            return self.mask(inputs, mask)
         return self.mask
+
+    @default  # the output spec (symbolic inference or `output_shape`) gives the shape
+    def compute_output_shape(self, input_shape):
+        inputs = tree.map_shape_structure(lambda s: KerasTensor(s), input_shape)
+        return tree.map_structure(lambda x: x.shape, self.compute_output_spec(inputs))
 
     def compute_output_spec(self, inputs, mask=None, training=None):
         if self._output_shape is None:
@@ -111,13 +117,14 @@ class Lambda(Layer):
         return _serialization.serialize_function(fn, {}, None)
 
     @classmethod
-    def from_config(cls, config, custom_objects=None, safe_mode=True):
-        """Recreates the layer; lambdas (bytecode) are refused unless ``safe_mode=False``."""
+    def from_config(cls, config, custom_objects=None, safe_mode=None):
+        """Recreates the layer; lambdas (bytecode) are refused unless ``safe_mode=False``
+        (None, not said, is safe)."""
         config = dict(config)
         for key in ("function", "output_shape", "mask"):
             value = config.get(key)
             if isinstance(value, dict) and value.get("class_name") == "__lambda__":
-                if safe_mode:
+                if safe_mode is not False:
                     raise ValueError(_UNSAFE.format(name=config.get("name")))
                 config[key] = _load_function(value["config"])
             elif isinstance(value, dict) and value.get("class_name") == "function":

@@ -58,6 +58,9 @@ class _Merge(Layer):
         batch = next((s[0] for s in input_shape if s[0] is not None), None)
         return (batch, *_broadcast([s[1:] for s in input_shape]))
 
+    def compute_output_spec(self, inputs):
+        return super().compute_output_spec(inputs)
+
     def compute_mask(self, inputs, mask=None):
         if mask is None or all(m is None for m in mask):
             return None

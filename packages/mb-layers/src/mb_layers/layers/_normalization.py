@@ -1,10 +1,12 @@
 """Normalization layers: batch, layer, group, RMS and unit normalization."""
 
+import warnings
+
 from mb_layers import constraints, initializers, regularizers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers._dense import _maybe
+from mb_layers.layers._arguments import weight_arguments
 from mb_ops import dtypes
 
 _LOW_PRECISION = ("float16", "bfloat16")
@@ -64,16 +66,11 @@ class _ScaleCenter(Layer):
             else None
         )
 
-    def _scale_center_config(self):
+    def _scale_center_config(self, initialized_only=()):
         return {
             "center": self.center,
             "scale": self.scale,
-            "beta_initializer": initializers.serialize(self.beta_initializer),
-            "gamma_initializer": initializers.serialize(self.gamma_initializer),
-            "beta_regularizer": _maybe(regularizers.serialize, self.beta_regularizer),
-            "gamma_regularizer": _maybe(regularizers.serialize, self.gamma_regularizer),
-            "beta_constraint": _maybe(constraints.serialize, self.beta_constraint),
-            "gamma_constraint": _maybe(constraints.serialize, self.gamma_constraint),
+            **weight_arguments(self, "beta", "gamma", initialized_only=initialized_only),
         }
 
     def compute_output_shape(self, input_shape):
@@ -107,10 +104,10 @@ class BatchNormalization(_ScaleCenter):
         gamma_regularizer=None,
         beta_constraint=None,
         gamma_constraint=None,
-        synchronized=False,
         renorm=False,
         renorm_clipping=None,
         renorm_momentum=0.99,
+        synchronized=False,
         **kwargs,
     ):
         super().__init__(
@@ -132,6 +129,11 @@ class BatchNormalization(_ScaleCenter):
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
         self.synchronized = synchronized
+        self.renorm = renorm
+        self.renorm_clipping = renorm_clipping
+        self.renorm_momentum = renorm_momentum
+        # As Keras: the weights exist once the layer is built.
+        self.gamma = self.beta = self.moving_mean = self.moving_variance = None
 
     def build(self, input_shape):
         dim = input_shape[self.axis]
@@ -202,11 +204,7 @@ class BatchNormalization(_ScaleCenter):
 
     def get_config(self):
         config = {"axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon}
-        config.update(self._scale_center_config())
-        config["moving_mean_initializer"] = initializers.serialize(self.moving_mean_initializer)
-        config["moving_variance_initializer"] = initializers.serialize(
-            self.moving_variance_initializer
-        )
+        config.update(self._scale_center_config(("moving_mean", "moving_variance")))
         config.update(
             synchronized=self.synchronized, renorm=False, renorm_clipping=None, renorm_momentum=0.99
         )
@@ -229,7 +227,6 @@ class LayerNormalization(_ScaleCenter):
         epsilon=1e-3,
         center=True,
         scale=True,
-        rms_scaling=False,
         beta_initializer="zeros",
         gamma_initializer="ones",
         beta_regularizer=None,
@@ -238,6 +235,15 @@ class LayerNormalization(_ScaleCenter):
         gamma_constraint=None,
         **kwargs,
     ):
+        # Keras 3.15 takes the deprecated `rms_scaling` through **kwargs (with a warning
+        # pointing to RMSNormalization).
+        rms_scaling = kwargs.pop("rms_scaling", False)
+        if rms_scaling:
+            warnings.warn(
+                "LayerNormalization(rms_scaling=True) is deprecated (it scales by the "
+                "variance, not the root mean square). Use `RMSNormalization` instead.",
+                stacklevel=2,
+            )
         super().__init__(
             center,
             scale,
@@ -413,8 +419,8 @@ class RMSNormalization(Layer):
             name="scale", shape=tuple(input_shape[a] for a in axes), initializer="ones"
         )
 
-    def call(self, inputs):
-        return ops.rms_normalization(inputs, scale=self.scale, axis=self.axis, epsilon=self.epsilon)
+    def call(self, x):
+        return ops.rms_normalization(x, scale=self.scale, axis=self.axis, epsilon=self.epsilon)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

@@ -1,5 +1,6 @@
 """Pooling layers: max/average (1D-3D), global and adaptive pooling."""
 
+from mb_graph._operation import default
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
@@ -24,8 +25,14 @@ class _Pooling(Layer):
         self.strides = _int_tuple(strides, self._rank, "strides")
         self.padding = _padding(padding)
         self.data_format = _data_format(data_format)
+        self.pool_mode = "max" if self._op == "max_pool" else "average"
         self.input_spec = InputSpec(ndim=self._rank + 2)
         self.built = True
+
+    @default
+    def compute_output_shape(self, input_shape):
+        """The output shape, by symbolic inference of `call` (Keras's signature)."""
+        return super().compute_output_shape(input_shape)
 
     def call(self, inputs):
         pool = getattr(ops, self._op)
@@ -67,6 +74,8 @@ def _pool_class(name, rank, op, default_pool, doc):
             **kwargs,
         )
 
+    if default_pool is None:  # Keras's average pooling layers take no default pool_size
+        __init__.__defaults__ = __init__.__defaults__[1:]
     return type(
         name,
         (_Pooling,),
@@ -78,13 +87,13 @@ MaxPooling1D = _pool_class("MaxPooling1D", 1, "max_pool", 2, "Max pooling over s
 MaxPooling2D = _pool_class("MaxPooling2D", 2, "max_pool", (2, 2), "Max pooling over 2D maps.")
 MaxPooling3D = _pool_class("MaxPooling3D", 3, "max_pool", (2, 2, 2), "Max pooling over volumes.")
 AveragePooling1D = _pool_class(
-    "AveragePooling1D", 1, "average_pool", 2, "Average pooling over steps."
+    "AveragePooling1D", 1, "average_pool", None, "Average pooling over steps."
 )
 AveragePooling2D = _pool_class(
-    "AveragePooling2D", 2, "average_pool", (2, 2), "Average pooling over 2D maps."
+    "AveragePooling2D", 2, "average_pool", None, "Average pooling over 2D maps."
 )
 AveragePooling3D = _pool_class(
-    "AveragePooling3D", 3, "average_pool", (2, 2, 2), "Average pooling over volumes."
+    "AveragePooling3D", 3, "average_pool", None, "Average pooling over volumes."
 )
 
 
@@ -103,25 +112,11 @@ class _GlobalPooling(Layer):
         start = 2 if self.data_format == "channels_first" else 1
         return list(range(start, start + self._rank))
 
-    def call(self, inputs, mask=None):
+    def call(self, inputs):
         axes = self._axes()
-        if mask is not None and self._rank == 1:
-            steps_axis = axes[0]
-            weights = ops.cast(mask, inputs.dtype)
-            weights = ops.expand_dims(weights, 1 if self.data_format == "channels_first" else -1)
-            if self._reduce == "mean":
-                total = ops.sum(
-                    ops.multiply(inputs, weights), axis=steps_axis, keepdims=self.keepdims
-                )
-                count = ops.sum(weights, axis=steps_axis, keepdims=self.keepdims)
-                return ops.divide(total, count)
-            inputs = ops.where(ops.cast(weights, "bool"), inputs, -1e38)
         if self._reduce == "mean":
             return ops.mean(inputs, axis=axes, keepdims=self.keepdims)
         return ops.max(inputs, axis=axes, keepdims=self.keepdims)
-
-    def compute_mask(self, inputs, mask=None):
-        return None
 
     def compute_output_shape(self, input_shape):
         axes = self._axes()
@@ -138,9 +133,30 @@ def _global_class(name, rank, reduce, doc):
     return type(name, (_GlobalPooling,), attributes)
 
 
-GlobalAveragePooling1D = _global_class(
-    "GlobalAveragePooling1D", 1, "mean", "Mean over steps (masked steps excluded)."
-)
+class GlobalAveragePooling1D(_GlobalPooling):
+    """Mean over steps (masked steps excluded)."""
+
+    _rank = 1
+    _reduce = "mean"
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(data_format=data_format, keepdims=keepdims, **kwargs)
+        self.supports_masking = True
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        steps_axis = self._axes()[0]
+        weights = ops.cast(mask, inputs.dtype)
+        weights = ops.expand_dims(weights, 1 if self.data_format == "channels_first" else -1)
+        total = ops.sum(ops.multiply(inputs, weights), axis=steps_axis, keepdims=self.keepdims)
+        count = ops.sum(weights, axis=steps_axis, keepdims=self.keepdims)
+        return ops.divide(total, count)
+
+    def compute_mask(self, inputs, mask=None):
+        return None
+
+
 GlobalAveragePooling2D = _global_class(
     "GlobalAveragePooling2D", 2, "mean", "Mean over the two spatial axes."
 )

@@ -1,11 +1,15 @@
 """Preprocessing layers for numbers and images: rescaling, normalization, resizing,
 cropping, category encoding, discretization, random flips."""
 
+import itertools
+
 import numpy as np
 
+from mb_graph import KerasTensor
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
+from mb_layers.layers import _quantile_summary as quantile_summary
 from mb_layers.layers._reshaping import _data_format
 from mb_ops import config
 from mb_ops.random import SeedGenerator
@@ -42,6 +46,10 @@ class Rescaling(_Preprocessing):
     def get_config(self):
         return {**super().get_config(), "scale": _plain(self.scale), "offset": _plain(self.offset)}
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        return super().from_config(config)
+
 
 def _plain(value):
     return value.tolist() if hasattr(value, "tolist") else value
@@ -70,6 +78,22 @@ class Normalization(_Preprocessing):
         self.input_mean = mean
         self.input_variance = variance
         self.invert = invert
+        self.supports_masking = True
+
+    @property
+    def mean(self):
+        """The mean, in the inputs' broadcast shape (None until the layer is built):
+        the given one, or the adapted one (`adapt`, or weights loaded since)."""
+        return self._stats()[0] if self.built else None
+
+    @property
+    def variance(self):
+        """The variance, as `mean` is laid out (None until the layer is built)."""
+        return self._stats()[1] if self.built else None
+
+    def finalize_state(self):
+        """Keras's hook run after `adapt`: `mean` and `variance` already read the adapted
+        variables each time, so there is nothing left to compute here."""
 
     def build(self, input_shape):
         rank = len(input_shape)
@@ -84,6 +108,11 @@ class Normalization(_Preprocessing):
             self.adapt_variance = self.add_weight(
                 name="variance", shape=stats_shape, initializer="ones", trainable=False
             )
+            # Keras keeps this never-updated counter so that weight files written by
+            # Keras 2 (EfficientNet's ImageNet weights among them) still line up.
+            self.count = self.add_weight(
+                name="count", shape=(), dtype="int", initializer="zeros", trainable=False
+            )
 
     def adapt(self, data):
         """Learns the mean and variance of `data` (an array or an iterable of batches)."""
@@ -96,13 +125,20 @@ class Normalization(_Preprocessing):
             self.build((None, *values.shape[1:]))
         self.adapt_mean.assign(values.mean(axis=self._reduce_axes).astype(self.variable_dtype))
         self.adapt_variance.assign(values.var(axis=self._reduce_axes).astype(self.variable_dtype))
+        self.finalize_state()
+
+    def _fit(self, value):
+        """A given statistic as the broadcast shape: a scalar, or one value per kept entry
+        (laid out along the kept axes, wherever they are, as Keras reshapes it)."""
+        value = np.asarray(value, "float64")
+        if value.ndim == 0:
+            return np.broadcast_to(value, self._broadcast_shape)
+        return value.reshape(self._broadcast_shape)
 
     def _stats(self):
         if self.input_mean is not None:
-            mean = np.broadcast_to(np.asarray(self.input_mean, "float64"), self._broadcast_shape)
-            variance = np.broadcast_to(
-                np.asarray(self.input_variance, "float64"), self._broadcast_shape
-            )
+            mean = self._fit(self.input_mean)
+            variance = self._fit(self.input_variance)
             return (
                 ops.convert_to_tensor(mean, self.compute_dtype),
                 ops.convert_to_tensor(variance, self.compute_dtype),
@@ -115,8 +151,8 @@ class Normalization(_Preprocessing):
     def call(self, inputs):
         x = ops.cast(inputs, self.compute_dtype)
         mean, variance = self._stats()
-        if self.invert:
-            return ops.add(mean, ops.multiply(x, ops.sqrt(variance)))
+        if self.invert:  # as Keras: the same floor on the deviation both ways
+            return ops.add(mean, ops.multiply(x, ops.maximum(ops.sqrt(variance), config.epsilon())))
         return ops.divide(ops.subtract(x, mean), ops.maximum(ops.sqrt(variance), config.epsilon()))
 
     def compute_output_shape(self, input_shape):
@@ -158,6 +194,8 @@ class Resizing(_Preprocessing):
         self.fill_value = fill_value
         self.antialias = antialias
         self.data_format = _data_format(data_format)
+        channels_first = self.data_format == "channels_first"
+        self.height_axis, self.width_axis = (-2, -1) if channels_first else (-3, -2)
 
     def call(self, inputs):
         return ops.image.resize(
@@ -256,8 +294,13 @@ class CategoryEncoding(_Preprocessing):
         self.output_mode = output_mode
         self.sparse = sparse
 
-    def call(self, inputs):
+    def call(self, inputs, count_weights=None):
         inputs = ops.convert_to_tensor(inputs)
+        if count_weights is not None and self.output_mode != "count":
+            raise ValueError(
+                "CategoryEncoding takes `count_weights` only with output_mode='count'. "
+                f"Received: output_mode={self.output_mode!r}."
+            )
         if self.output_mode == "multi_hot":
             return ops.multi_hot(inputs, self.num_tokens, dtype=self.compute_dtype)
         if len(inputs.shape) > 1 and inputs.shape[-1] == 1 and self.output_mode == "one_hot":
@@ -265,7 +308,13 @@ class CategoryEncoding(_Preprocessing):
         encoded = ops.one_hot(inputs, self.num_tokens, dtype=self.compute_dtype)
         if self.output_mode == "one_hot":
             return encoded
+        if count_weights is not None:  # each occurrence counts its weight
+            weights = ops.cast(ops.convert_to_tensor(count_weights), self.compute_dtype)
+            encoded = ops.multiply(encoded, ops.expand_dims(weights, -1))
         return ops.sum(encoded, axis=1 if len(inputs.shape) > 1 else 0)
+
+    def compute_output_spec(self, inputs, count_weights=None):
+        return super().compute_output_spec(inputs)
 
     def compute_output_shape(self, input_shape):
         shape = tuple(input_shape)
@@ -296,8 +345,7 @@ class Discretization(_Preprocessing):
         dtype=None,
         name=None,
     ):
-        if dtype is None:
-            dtype = "int64" if output_mode == "int" else config.floatx()
+        # As Keras 3.15: `dtype` is the layer's (float) dtype; "int" outputs are int32.
         super().__init__(name=name, dtype=dtype)
         if output_mode not in ("int", *_MODES):
             raise ValueError(
@@ -311,21 +359,77 @@ class Discretization(_Preprocessing):
         self.epsilon = epsilon
         self.output_mode = output_mode
         self.sparse = sparse
+        self.summary = None if num_bins is None else quantile_summary.empty_summary()
 
-    def adapt(self, data):
-        """Sets `bin_boundaries` to the quantiles of `data` for `num_bins` bins."""
+    def adapt(self, data, steps=None):
+        """Learns `num_bins` bins of equal counts from `data` (Keras's quantile summary).
+
+        Args:
+            data: an array or tensor, or an iterable of batches (a list of
+                arrays, a generator, a ``tf.data.Dataset``).
+            steps: how many batches of an iterable to read (all when None).
+        """
         if self.num_bins is None:
-            raise ValueError("Discretization.adapt() needs `num_bins`.")
-        values = np.asarray(ops.convert_to_numpy(data), "float64").ravel()
-        quantiles = np.linspace(0, 1, self.num_bins + 1)[1:-1]
-        self.bin_boundaries = np.quantile(values, quantiles).tolist()
+            raise ValueError(
+                "Discretization.adapt() learns `num_bins` bins, but this layer was given "
+                "`bin_boundaries`. Create it with `num_bins=...` to adapt it."
+            )
+        if hasattr(data, "shape") or isinstance(data, np.ndarray):
+            batches = [data]
+        elif steps is not None:
+            batches = itertools.islice(data, steps)
+        else:
+            batches = data
+        self.reset_state()
+        for batch in batches:
+            self.update_state(batch)
+        self.finalize_state()
+
+    def reset_state(self):
+        """Forgets the data seen by `update_state`."""
+        self.summary = quantile_summary.empty_summary()
+
+    def update_state(self, data):
+        """Adds a batch to the quantile summary (`finalize_state` turns it into bins)."""
+        if getattr(self, "summary", None) is None:
+            self.reset_state()
+        values = np.asarray(ops.convert_to_numpy(data), dtype="float32")
+        new = quantile_summary.summarize(values, self.epsilon)
+        self.summary = quantile_summary.merge(new, self.summary, self.epsilon)
+
+    def finalize_state(self):
+        """Sets `bin_boundaries` from the summary (nothing for a layer given boundaries)."""
+        if self.num_bins is None:
+            return
+        self.bin_boundaries = quantile_summary.bin_boundaries(self.summary, self.num_bins).tolist()
+
+    @property
+    def output_dtype(self):
+        """The dtype of the outputs (int32 bucket indices, or floats when encoded)."""
+        return "int32" if self.output_mode == "int" else self.compute_dtype
+
+    def compute_output_spec(self, inputs):
+        return KerasTensor(self.compute_output_shape(inputs.shape), dtype=self.output_dtype)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        boundaries = config.get("bin_boundaries")
+        if boundaries is not None and config.get("num_bins") is not None:
+            # An adapted layer's config has both (as Keras's): create it with
+            # `num_bins`, then restore the learned boundaries.
+            config["bin_boundaries"] = None
+            layer = cls(**config)
+            layer.bin_boundaries = list(boundaries)
+            return layer
+        return cls(**config)
 
     def call(self, inputs):
         if self.bin_boundaries is None:
             raise ValueError("Discretization has no bin boundaries: pass them or call adapt().")
         indices = ops.digitize(ops.convert_to_tensor(inputs), self.bin_boundaries)
         if self.output_mode == "int":
-            return ops.cast(indices, self.compute_dtype)
+            return ops.cast(indices, self.output_dtype)
         depth = len(self.bin_boundaries) + 1
         return CategoryEncoding(depth, output_mode=self.output_mode, dtype=self.compute_dtype)(
             indices

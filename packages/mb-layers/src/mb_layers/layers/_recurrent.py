@@ -9,11 +9,12 @@ with ``NotImplementedError`` where the configuration needs the generic loop.
 """
 
 from mb_graph import tree
-from mb_layers import _registry, regularizers
+from mb_layers import _registry
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._masking import get_keras_mask
 from mb_layers._ops import ops
+from mb_layers.layers._arguments import serialized_arguments
 from mb_layers.layers._rnn_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
 from mb_ops import backends
 
@@ -31,6 +32,13 @@ def _has_dropout(cell):
     if hasattr(cell, "cells"):
         return any(_has_dropout(c) for c in cell.cells)
     return bool(getattr(cell, "dropout", 0) or getattr(cell, "recurrent_dropout", 0))
+
+
+def _reset_dropout_masks(cell):
+    for name in ("reset_dropout_mask", "reset_recurrent_dropout_mask"):
+        reset = getattr(cell, name, None)
+        if reset is not None:
+            reset()
 
 
 def _state_sizes(cell):
@@ -78,6 +86,14 @@ class RNN(Layer):
         self.zero_output_for_mask = zero_output_for_mask
         self.supports_masking = True
         self.input_spec = InputSpec(min_ndim=3)
+        # As Keras: the states of a stateful layer (None: mb runs stateless layers only),
+        # and the cell's state sizes as a list, read once here.
+        self.states = None
+        state_size = getattr(cell, "state_size", None)
+        if isinstance(state_size, int):
+            self.state_size, self.single_state = [state_size], True
+        else:
+            self.state_size, self.single_state = list(state_size or []), False
 
     def build(self, sequences_shape, initial_state_shape=None):
         step_shape = (sequences_shape[0], *tuple(sequences_shape)[2:])
@@ -99,25 +115,45 @@ class RNN(Layer):
             return [output, *[(batch, size) for size in _state_sizes(self.cell)]]
         return output
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, _, mask):
         mask = mask[0] if isinstance(mask, (list, tuple)) else mask
         output_mask = mask if self.return_sequences else None
         if self.return_state:
             return [output_mask] + [None] * len(_state_sizes(self.cell))
         return output_mask
 
+    def get_initial_state(self, batch_size):
+        """The zero states of a sequence batch of `batch_size`, as a list."""
+        initial = getattr(self.cell, "get_initial_state", None)
+        if initial is None:
+            return [
+                ops.zeros((batch_size, size), dtype=self.cell.compute_dtype)
+                for size in self.state_size
+            ]
+        states = initial(batch_size=batch_size)
+        return list(states) if isinstance(states, (list, tuple)) else [states]
+
+    def reset_state(self):
+        """Zeroes the states of a stateful layer (a stateless one has none to reset)."""
+        if self.states is not None:
+            for state in self.states:
+                state.assign(ops.zeros_like(state))
+
+    def reset_states(self):
+        """An alias of `reset_state` (Keras 2's name)."""
+        self.reset_state()
+
     def call(self, sequences, initial_state=None, mask=None, training=False):
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
         if initial_state is None:
             # ops.shape, not .shape: inside tf.function the batch may be unknown.
-            states = self.cell.get_initial_state(batch_size=ops.shape(sequences)[0])
+            states = self.get_initial_state(batch_size=ops.shape(sequences)[0])
         else:
             states = (
                 list(initial_state) if isinstance(initial_state, (list, tuple)) else [initial_state]
             )
-        if hasattr(self.cell, "reset_dropout_mask"):
-            self.cell.reset_dropout_mask()
+        _reset_dropout_masks(self.cell)
         if training and _has_dropout(self.cell):
             # Draw the dropout masks before the loop: the loop body must not draw
             # random numbers (lax.scan, tf.while_loop), and every step shares them.
@@ -126,7 +162,8 @@ class RNN(Layer):
         if fused is not None:
             last, outputs, states = fused
         else:
-            last, outputs, states = self._generic_loop(sequences, states, mask, training)
+            last, outputs, states = self.inner_loop(sequences, states, mask, training)
+        _reset_dropout_masks(self.cell)  # as Keras: the next batch draws its own
         result = outputs if self.return_sequences else last
         if self.return_state:
             return [result, *states]
@@ -136,8 +173,10 @@ class RNN(Layer):
         """The backend's kernel for the whole sequence, or None (LSTM and GRU offer one)."""
         return None
 
-    def _generic_loop(self, sequences, states, mask, training):
+    def inner_loop(self, sequences, initial_state, mask, training=False):
+        """Runs the cell over the time axis: ``(last_output, outputs, final_states)``."""
         cell = self.cell
+        states = initial_state if isinstance(initial_state, (list, tuple)) else [initial_state]
 
         def step(inputs_t, states_t):
             output, new_states = cell(inputs_t, list(states_t), training=training)
@@ -174,43 +213,17 @@ class _CellRNN(RNN):
     _cell_class = SimpleRNNCell
     _cell_name = "simple_rnn_cell"
 
-    def __init__(
-        self,
-        units,
-        return_sequences=False,
-        return_state=False,
-        go_backwards=False,
-        stateful=False,
-        unroll=False,
-        activity_regularizer=None,
-        name=None,
-        dtype=None,
-        trainable=True,
-        zero_output_for_mask=False,
-        use_cudnn="auto",
-        **cell_kwargs,
-    ):
+    def _init_cell_rnn(self, units, cell_kwargs, rnn_kwargs, use_cudnn):
+        """Builds the cell from `cell_kwargs` and the layer from `rnn_kwargs` (Keras's split:
+        the cell takes its weights' arguments, the layer the loop flags)."""
         if use_cudnn not in ("auto", True, False):
             raise ValueError(
                 f"{type(self).__name__}: `use_cudnn` must be 'auto', True or False. "
                 f"Received: use_cudnn={use_cudnn!r}."
             )
-        cell = self._cell_class(
-            units, name=self._cell_name, dtype=dtype, trainable=trainable, **cell_kwargs
-        )
-        super().__init__(
-            cell,
-            return_sequences=return_sequences,
-            return_state=return_state,
-            go_backwards=go_backwards,
-            stateful=stateful,
-            unroll=unroll,
-            zero_output_for_mask=zero_output_for_mask,
-            activity_regularizer=activity_regularizer,
-            name=name,
-            dtype=dtype,
-            trainable=trainable,
-        )
+        shared = {key: rnn_kwargs[key] for key in ("dtype", "trainable") if key in rnn_kwargs}
+        cell = self._cell_class(units, name=self._cell_name, **shared, **cell_kwargs)
+        RNN.__init__(self, cell, **rnn_kwargs)
         self.input_spec = InputSpec(ndim=3)
         self.use_cudnn = use_cudnn
 
@@ -221,12 +234,13 @@ class _CellRNN(RNN):
             kernel is not None
             and self.use_cudnn in ("auto", True)
             and not (training and cell.recurrent_dropout)
+            and cell.dropout_mask_count is None  # one mask per gate: the generic loop
             # The fused kernels compute in the variables' dtype: not under mixed precision.
             and self.compute_dtype == self.variable_dtype
         )
         if usable:
             if training and cell.dropout:
-                input_mask = cell._dropout_mask("input", sequences[:, 0], cell.dropout)
+                input_mask = cell.get_dropout_mask(sequences[:, 0])
                 sequences = ops.multiply(sequences, ops.expand_dims(input_mask, 1))
             try:
                 return kernel(sequences, states, mask)
@@ -251,17 +265,22 @@ class _CellRNN(RNN):
             cell_config.pop(key, None)
         seed = cell_config.pop("seed", None)
         config.update(cell_config)
-        config["activity_regularizer"] = (
-            None
-            if self.activity_regularizer is None
-            else regularizers.serialize(self.activity_regularizer)
-        )
+        config.update(serialized_arguments(self, "activity_regularizer"))
         config["seed"] = seed
         return config
 
     @classmethod
     def from_config(cls, config):
         return Layer.from_config.__func__(cls, config)
+
+
+def _weight_kwargs(arguments):
+    """The initializer/regularizer/constraint arguments among a constructor's `locals()`."""
+    return {
+        f"{kind}_{role}": arguments[f"{kind}_{role}"]
+        for kind in ("kernel", "recurrent", "bias")
+        for role in ("initializer", "regularizer", "constraint")
+    }
 
 
 def _cell_property(name):
@@ -296,12 +315,108 @@ class SimpleRNN(_CellRNN):
     _cell_class = SimpleRNNCell
     _cell_name = "simple_rnn_cell"
 
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        seed=None,
+        **kwargs,
+    ):
+        use_cudnn = kwargs.pop("use_cudnn", "auto")
+        cell_kwargs = {
+            "activation": activation,
+            "use_bias": use_bias,
+            **_weight_kwargs(locals()),
+            "dropout": dropout,
+            "recurrent_dropout": recurrent_dropout,
+            "seed": seed,
+        }
+        rnn_kwargs = {
+            "return_sequences": return_sequences,
+            "return_state": return_state,
+            "go_backwards": go_backwards,
+            "stateful": stateful,
+            "unroll": unroll,
+            "activity_regularizer": activity_regularizer,
+            **kwargs,
+        }
+        self._init_cell_rnn(units, cell_kwargs, rnn_kwargs, use_cudnn)
+
 
 class LSTM(_CellRNN):
     """Long short-term memory layer (Hochreiter & Schmidhuber, 1997)."""
 
     _cell_class = LSTMCell
     _cell_name = "lstm_cell"
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        use_cudnn="auto",
+        **kwargs,
+    ):
+        cell_kwargs = {
+            "activation": activation,
+            "recurrent_activation": recurrent_activation,
+            "use_bias": use_bias,
+            **_weight_kwargs(locals()),
+            "unit_forget_bias": unit_forget_bias,
+            "dropout": dropout,
+            "recurrent_dropout": recurrent_dropout,
+            "seed": seed,
+        }
+        if "implementation" in kwargs:
+            cell_kwargs["implementation"] = kwargs.pop("implementation")
+        rnn_kwargs = {
+            "return_sequences": return_sequences,
+            "return_state": return_state,
+            "go_backwards": go_backwards,
+            "stateful": stateful,
+            "unroll": unroll,
+            "activity_regularizer": activity_regularizer,
+            **kwargs,
+        }
+        self._init_cell_rnn(units, cell_kwargs, rnn_kwargs, use_cudnn)
 
     def _fused_kernel(self):
         cell = self.cell
@@ -330,6 +445,57 @@ class GRU(_CellRNN):
 
     _cell_class = GRUCell
     _cell_name = "gru_cell"
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        reset_after=True,
+        use_cudnn="auto",
+        **kwargs,
+    ):
+        cell_kwargs = {
+            "activation": activation,
+            "recurrent_activation": recurrent_activation,
+            "use_bias": use_bias,
+            **_weight_kwargs(locals()),
+            "dropout": dropout,
+            "recurrent_dropout": recurrent_dropout,
+            "reset_after": reset_after,
+            "seed": seed,
+        }
+        if "implementation" in kwargs:
+            cell_kwargs["implementation"] = kwargs.pop("implementation")
+        rnn_kwargs = {
+            "return_sequences": return_sequences,
+            "return_state": return_state,
+            "go_backwards": go_backwards,
+            "stateful": stateful,
+            "unroll": unroll,
+            "activity_regularizer": activity_regularizer,
+            **kwargs,
+        }
+        self._init_cell_rnn(units, cell_kwargs, rnn_kwargs, use_cudnn)
 
     def _fused_kernel(self):
         cell = self.cell
@@ -393,7 +559,13 @@ class Bidirectional(Layer):
                     f"{getattr(backward_layer, flag)} for '{backward_layer.name}'."
                 )
         self.backward_layer = backward_layer
+        # As in Keras: layers returning sequences output zeros at masked steps, so the
+        # merged output there does not depend on which direction carried its state over.
+        for direction in (self.forward_layer, self.backward_layer):
+            if getattr(direction, "zero_output_for_mask", None) is not None:
+                direction.zero_output_for_mask = direction.return_sequences
         self.merge_mode = merge_mode
+        self.stateful = layer.stateful
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
         self.supports_masking = True
@@ -401,6 +573,28 @@ class Bidirectional(Layer):
             raise NotImplementedError(
                 "Bidirectional(weights=...) is not supported; use set_weights after building."
             )
+
+    @property
+    def states(self):
+        """Both directions' states where they are stateful, else None."""
+        forward, backward = self.forward_layer.states, self.backward_layer.states
+        if forward and backward:
+            return tuple(list(forward) + list(backward))
+        return None
+
+    def reset_state(self):
+        """Zeroes both directions' states (a stateful layer only, as Keras)."""
+        if not self.stateful:
+            raise AttributeError(
+                f"Bidirectional '{self.name}': reset_state() needs a stateful layer; "
+                "this one wraps a layer built with stateful=False."
+            )
+        self.forward_layer.reset_state()
+        self.backward_layer.reset_state()
+
+    def reset_states(self):
+        """An alias of `reset_state` (Keras 2's name)."""
+        self.reset_state()
 
     def build(self, sequences_shape, initial_state_shape=None):
         self.forward_layer.build(sequences_shape)
@@ -453,7 +647,7 @@ class Bidirectional(Layer):
             return [*outputs, *states, *states]
         return outputs[0] if len(outputs) == 1 else outputs
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, _, mask):
         mask = mask[0] if isinstance(mask, (list, tuple)) else mask
         return mask if self.return_sequences and not self.return_state else None
 

@@ -68,8 +68,8 @@ class Dropout(_Noise):
 class _SpatialDropout(Dropout):
     _rank = 3
 
-    def __init__(self, rate, seed=None, name=None, dtype=None, data_format=None, **kwargs):
-        super().__init__(rate, seed=seed, name=name, dtype=dtype, **kwargs)
+    def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None):
+        super().__init__(rate, seed=seed, name=name, dtype=dtype)
         self.data_format = data_format or config.image_data_format()
 
     def _noise_shape(self, inputs):
@@ -82,10 +82,23 @@ class _SpatialDropout(Dropout):
         return (shape[0], *ones, shape[-1])
 
     def get_config(self):
-        config = {**Layer.get_config(self), "rate": self.rate, "seed": self.seed}
+        # Keras's keys: no `trainable` (the constructor takes none).
+        base = Layer.get_config(self)
+        config = {
+            "rate": self.rate,
+            "seed": self.seed,
+            "name": base["name"],
+            "dtype": base["dtype"],
+        }
         if self._rank > 3:
             config["data_format"] = self.data_format
         return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        config.pop("trainable", None)  # written by mb before it followed Keras's keys
+        return super().from_config(config)
 
 
 class SpatialDropout1D(_SpatialDropout):
@@ -93,9 +106,8 @@ class SpatialDropout1D(_SpatialDropout):
 
     _rank = 3
 
-    def __init__(self, rate, seed=None, name=None, dtype=None, **kwargs):
-        kwargs.pop("data_format", None)
-        super().__init__(rate, seed=seed, name=name, dtype=dtype, **kwargs)
+    def __init__(self, rate, seed=None, name=None, dtype=None):
+        super().__init__(rate, seed=seed, name=name, dtype=dtype)
 
 
 class SpatialDropout2D(_SpatialDropout):

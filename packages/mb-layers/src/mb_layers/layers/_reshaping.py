@@ -262,6 +262,9 @@ class Flatten(Layer):
         size = math.prod(rest) if all(d is not None for d in rest) else None
         return (input_shape[0], size)
 
+    def compute_output_spec(self, inputs):
+        return super().compute_output_spec(inputs)
+
     def get_config(self):
         return {**super().get_config(), "data_format": self.data_format}
 
@@ -285,6 +288,9 @@ class Permute(Layer):
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0], *(input_shape[d] for d in self.dims))
+
+    def compute_output_spec(self, inputs):
+        return super().compute_output_spec(inputs)
 
     def get_config(self):
         return {**super().get_config(), "dims": self.dims}
@@ -354,6 +360,9 @@ class Reshape(Layer):
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0], *self._resolve(input_shape))
+
+    def compute_output_spec(self, inputs):
+        return super().compute_output_spec(inputs)
 
     def get_config(self):
         return {**super().get_config(), "target_shape": self.target_shape}

@@ -85,7 +85,7 @@ class ReversibleEmbedding(Embedding):
             )
         return logits
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, mask=None):
         # The forward call attaches its mask itself; reversed logits carry none.
         return None
 

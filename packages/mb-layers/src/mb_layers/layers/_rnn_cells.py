@@ -7,36 +7,76 @@ from mb_layers import _registry, activations, constraints, initializers, regular
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
-from mb_layers.layers._dense import _maybe
+from mb_layers.layers._arguments import serialized_arguments, weight_arguments
 from mb_ops.random import SeedGenerator
 
 
+def _project(x, masks, kernel, op, axis=-1):
+    """``op(x, kernel)`` with `x` dropped out by `masks`: one mask for every gate, or a
+    list of one mask per gate (each gate's slice of `kernel`'s last axis), as Keras."""
+    if not isinstance(masks, list):
+        return op(x if masks is None else ops.multiply(x, masks), kernel)
+    parts = ops.split(kernel, len(masks), axis=-1)
+    return ops.concatenate(
+        [op(ops.multiply(x, m), k) for m, k in zip(masks, parts, strict=True)], axis=axis
+    )
+
+
 class _DropoutCell(Layer):
-    """Dropout masks drawn once per sequence (shared by all steps), as in Keras."""
+    """Dropout masks drawn once per sequence (shared by all steps), as Keras's
+    `DropoutRNNCell`: one mask, or one per gate where ``dropout_mask_count`` is set."""
+
+    dropout_mask_count = None
 
     def _init_dropout(self, dropout, recurrent_dropout, seed):
         self.dropout = min(1.0, max(0.0, dropout))
         self.recurrent_dropout = min(1.0, max(0.0, recurrent_dropout))
         self.seed = seed
         self.seed_generator = SeedGenerator(seed)
-        self._masks = {}
+        self._dropout_mask = None
+        self._recurrent_dropout_mask = None
+
+    def _create_dropout_mask(self, step_input, rate):
+        ones = ops.ones_like(step_input)
+        if self.dropout_mask_count is None:
+            return random_ops.dropout(ones, rate, seed=self.seed_generator)
+        return [
+            random_ops.dropout(ones, rate, seed=self.seed_generator)
+            for _ in range(self.dropout_mask_count)
+        ]
+
+    def get_dropout_mask(self, step_input):
+        """The input dropout mask(s) of this sequence, drawn on first use (None without
+        dropout)."""
+        if self._dropout_mask is None and self.dropout > 0:
+            self._dropout_mask = self._create_dropout_mask(step_input, self.dropout)
+        return self._dropout_mask
+
+    def get_recurrent_dropout_mask(self, step_input):
+        """The state dropout mask(s) of this sequence, drawn on first use (None without
+        recurrent dropout)."""
+        if self._recurrent_dropout_mask is None and self.recurrent_dropout > 0:
+            self._recurrent_dropout_mask = self._create_dropout_mask(
+                step_input, self.recurrent_dropout
+            )
+        return self._recurrent_dropout_mask
 
     def reset_dropout_mask(self):
-        self._masks = {}
+        """Forgets the input mask (the next sequence draws its own)."""
+        self._dropout_mask = None
 
-    def _dropout_mask(self, key, x, rate):
-        if key not in self._masks:
-            self._masks[key] = random_ops.dropout(ops.ones_like(x), rate, seed=self.seed_generator)
-        return self._masks[key]
+    def reset_recurrent_dropout_mask(self):
+        """Forgets the state mask (the next sequence draws its own)."""
+        self._recurrent_dropout_mask = None
 
-    def _apply_dropout(self, inputs, h_tm1, training):
+    def _step_masks(self, inputs, h_tm1, training):
+        """The (input, state) masks this step applies: None where there is no dropout."""
+        input_mask = state_mask = None
         if training and 0 < self.dropout < 1:
-            inputs = ops.multiply(inputs, self._dropout_mask("input", inputs, self.dropout))
+            input_mask = self.get_dropout_mask(inputs)
         if training and 0 < self.recurrent_dropout < 1:
-            h_tm1 = ops.multiply(
-                h_tm1, self._dropout_mask("recurrent", h_tm1, self.recurrent_dropout)
-            )
-        return inputs, h_tm1
+            state_mask = self.get_recurrent_dropout_mask(h_tm1)
+        return input_mask, state_mask
 
     def get_initial_state(self, batch_size=None):
         sizes = self.state_size if isinstance(self.state_size, list) else [self.state_size]
@@ -85,6 +125,13 @@ class _GatedCell(_DropoutCell):
         self._init_dropout(dropout, recurrent_dropout, seed)
         self.output_size = units
 
+    def _set_implementation(self, implementation):
+        """Keras's `implementation`: 2 (all gates in one product) unless recurrent dropout
+        asks for 1 (a dropout mask per gate)."""
+        self.implementation = 1 if self.recurrent_dropout != 0.0 else implementation
+        if self.implementation == 1:
+            self.dropout_mask_count = self._gates
+
     def _build_kernels(self, input_dim, bias_shape, bias_initializer):
         width = self._gates * self.units
         self.kernel = self.add_weight(
@@ -116,18 +163,9 @@ class _GatedCell(_DropoutCell):
     def _cell_config(self):
         return {
             "units": self.units,
-            "activation": activations.serialize(self.activation),
-            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            **serialized_arguments(self, "activation", "recurrent_activation"),
             "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
-            "recurrent_regularizer": _maybe(regularizers.serialize, self.recurrent_regularizer),
-            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
-            "kernel_constraint": _maybe(constraints.serialize, self.kernel_constraint),
-            "recurrent_constraint": _maybe(constraints.serialize, self.recurrent_constraint),
-            "bias_constraint": _maybe(constraints.serialize, self.bias_constraint),
+            **weight_arguments(self, "kernel", "recurrent", "bias"),
             "dropout": self.dropout,
             "recurrent_dropout": self.recurrent_dropout,
             "seed": self.seed,
@@ -142,8 +180,10 @@ class SimpleRNNCell(_GatedCell):
 
     Args:
         units: size of the output and state.
-        activation, use_bias, *_initializer, *_regularizer, *_constraint,
-        dropout, recurrent_dropout, seed: as in Keras.
+
+    The other arguments (``activation``, ``use_bias``, the ``*_initializer``,
+    ``*_regularizer`` and ``*_constraint`` ones, ``dropout``, ``recurrent_dropout``,
+    ``seed``) are Keras's.
     """
 
     def __init__(
@@ -191,11 +231,12 @@ class SimpleRNNCell(_GatedCell):
 
     def call(self, sequence, states, training=False):
         prev = states[0] if isinstance(states, (list, tuple)) else states
-        sequence, prev = self._apply_dropout(sequence, prev, training)
-        h = ops.matmul(sequence, self.kernel)
+        input_mask, state_mask = self._step_masks(sequence, prev, training)
+        h = _project(sequence, input_mask, self.kernel, ops.matmul)
         if self.bias is not None:
             h = ops.add(h, self.bias)
-        output = self.activation(ops.add(h, ops.matmul(prev, self.recurrent_kernel)))
+        recurrent = _project(prev, state_mask, self.recurrent_kernel, ops.matmul)
+        output = self.activation(ops.add(h, recurrent))
         return output, ([output] if isinstance(states, (list, tuple)) else output)
 
     def get_config(self):
@@ -210,7 +251,8 @@ class LSTMCell(_GatedCell):
     Args:
         units: size of the output and states.
         unit_forget_bias: add 1 to the forget gate's initial bias.
-        (other arguments as in `SimpleRNNCell`, plus `recurrent_activation`)
+
+    The other arguments are `SimpleRNNCell`'s, plus ``recurrent_activation``.
     """
 
     _gates = 4
@@ -236,7 +278,7 @@ class LSTMCell(_GatedCell):
         seed=None,
         **kwargs,
     ):
-        kwargs.pop("implementation", None)
+        implementation = kwargs.pop("implementation", 2)
         super().__init__(
             units,
             activation,
@@ -256,6 +298,7 @@ class LSTMCell(_GatedCell):
             seed,
             **kwargs,
         )
+        self._set_implementation(implementation)
         self.unit_forget_bias = unit_forget_bias
         self.state_size = [units, units]
 
@@ -277,8 +320,11 @@ class LSTMCell(_GatedCell):
 
     def call(self, inputs, states, training=False):
         h_tm1, c_tm1 = states[0], states[1]
-        inputs, h_tm1 = self._apply_dropout(inputs, h_tm1, training)
-        z = ops.add(ops.matmul(inputs, self.kernel), ops.matmul(h_tm1, self.recurrent_kernel))
+        input_mask, state_mask = self._step_masks(inputs, h_tm1, training)
+        z = ops.add(
+            _project(inputs, input_mask, self.kernel, ops.matmul),
+            _project(h_tm1, state_mask, self.recurrent_kernel, ops.matmul),
+        )
         if self.bias is not None:
             z = ops.add(z, self.bias)
         z0, z1, z2, z3 = ops.split(z, 4, axis=-1)
@@ -301,7 +347,8 @@ class GRUCell(_GatedCell):
     Args:
         reset_after: apply the reset gate after the recurrent matmul
             (the cuDNN-compatible form, Keras's default).
-        (other arguments as in `LSTMCell`)
+
+    The other arguments are `LSTMCell`'s.
     """
 
     _gates = 3
@@ -327,7 +374,7 @@ class GRUCell(_GatedCell):
         seed=None,
         **kwargs,
     ):
-        kwargs.pop("implementation", None)
+        implementation = kwargs.pop("implementation", 2)
         super().__init__(
             units,
             activation,
@@ -347,6 +394,7 @@ class GRUCell(_GatedCell):
             seed,
             **kwargs,
         )
+        self._set_implementation(implementation)
         self.reset_after = reset_after
         self.state_size = units
 
@@ -356,7 +404,7 @@ class GRUCell(_GatedCell):
 
     def call(self, inputs, states, training=False):
         h_tm1 = states[0] if isinstance(states, (list, tuple)) else states
-        inputs, h_rec = self._apply_dropout(inputs, h_tm1, training)
+        input_mask, state_mask = self._step_masks(inputs, h_tm1, training)
         units = self.units
         if self.bias is None:
             input_bias = recurrent_bias = None
@@ -364,25 +412,30 @@ class GRUCell(_GatedCell):
             input_bias, recurrent_bias = self.bias[0], self.bias[1]
         else:
             input_bias, recurrent_bias = self.bias, None
-        matrix_x = ops.matmul(inputs, self.kernel)
+        matrix_x = _project(inputs, input_mask, self.kernel, ops.matmul)
         if input_bias is not None:
             matrix_x = ops.add(matrix_x, input_bias)
         x_z, x_r, x_h = ops.split(matrix_x, 3, axis=-1)
+        # The state as each gate sees it: one mask for all, or one per gate (z, r, h).
+        if isinstance(state_mask, list):
+            h_z, h_r, h_h = (ops.multiply(h_tm1, m) for m in state_mask)
+        else:
+            h_z = h_r = h_h = h_tm1 if state_mask is None else ops.multiply(h_tm1, state_mask)
+        kernel = self.recurrent_kernel
+        rec_z = ops.matmul(h_z, kernel[:, :units])
+        rec_r = ops.matmul(h_r, kernel[:, units : 2 * units])
+        if self.reset_after and recurrent_bias is not None:
+            rec_z = ops.add(rec_z, recurrent_bias[:units])
+            rec_r = ops.add(rec_r, recurrent_bias[units : 2 * units])
+        z = self.recurrent_activation(ops.add(x_z, rec_z))
+        r = self.recurrent_activation(ops.add(x_r, rec_r))
         if self.reset_after:
-            inner = ops.matmul(h_rec, self.recurrent_kernel)
+            rec_h = ops.matmul(h_h, kernel[:, 2 * units :])
             if recurrent_bias is not None:
-                inner = ops.add(inner, recurrent_bias)
-            rec_z, rec_r, rec_h = ops.split(inner, 3, axis=-1)
-            z = self.recurrent_activation(ops.add(x_z, rec_z))
-            r = self.recurrent_activation(ops.add(x_r, rec_r))
+                rec_h = ops.add(rec_h, recurrent_bias[2 * units :])
             rec_h = ops.multiply(r, rec_h)
         else:
-            kernel = self.recurrent_kernel
-            z = self.recurrent_activation(ops.add(x_z, ops.matmul(h_rec, kernel[:, :units])))
-            r = self.recurrent_activation(
-                ops.add(x_r, ops.matmul(h_rec, kernel[:, units : 2 * units]))
-            )
-            rec_h = ops.matmul(ops.multiply(r, h_rec), kernel[:, 2 * units :])
+            rec_h = ops.matmul(ops.multiply(r, h_h), kernel[:, 2 * units :])
         hh = self.activation(ops.add(x_h, rec_h))
         h = ops.add(ops.multiply(z, h_tm1), ops.multiply(ops.subtract(1.0, z), hh))
         return h, ([h] if isinstance(states, (list, tuple)) else h)
@@ -426,6 +479,11 @@ class StackedRNNCells(Layer):
             if hasattr(cell, "reset_dropout_mask"):
                 cell.reset_dropout_mask()
 
+    def reset_recurrent_dropout_mask(self):
+        for cell in self.cells:
+            if hasattr(cell, "reset_recurrent_dropout_mask"):
+                cell.reset_recurrent_dropout_mask()
+
     def build(self, input_shape):
         shape = tuple(input_shape)
         for cell in self.cells:
@@ -434,13 +492,13 @@ class StackedRNNCells(Layer):
                 cell.built = True
             shape = (shape[0], getattr(cell, "output_size", self._sizes(cell)[0]))
 
-    def call(self, inputs, states, training=False):
+    def call(self, inputs, states, training=False, **kwargs):
         new_states, start = [], 0
         for cell in self.cells:
             count = len(self._sizes(cell))
             cell_states = list(states[start : start + count])
             start += count
-            inputs, cell_new = cell(inputs, cell_states, training=training)
+            inputs, cell_new = cell(inputs, cell_states, training=training, **kwargs)
             new_states.extend(cell_new if isinstance(cell_new, (list, tuple)) else [cell_new])
         return inputs, new_states
 

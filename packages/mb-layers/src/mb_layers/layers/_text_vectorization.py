@@ -198,6 +198,14 @@ class TextVectorization(_Preprocessing):
     def reset_state(self):
         self._lookup_layer.reset_state()
 
+    def save_assets(self, dir_path):
+        """Its lookup's vocabulary file (see `StringLookup.save_assets`)."""
+        self._lookup_layer.save_assets(dir_path)
+
+    def load_assets(self, dir_path):
+        """Reads the vocabulary file Keras writes for an adapted layer."""
+        self._lookup_layer.load_assets(dir_path)
+
     def get_vocabulary(self, include_special_tokens=True):
         """The vocabulary (``""`` for padding and ``"[UNK]"`` first unless excluded)."""
         return self._lookup_layer.get_vocabulary(include_special_tokens)

@@ -1,0 +1,1 @@
+"""Bounding-box helpers (``keras.utils.bounding_boxes``): format conversion, geometry, IoU."""

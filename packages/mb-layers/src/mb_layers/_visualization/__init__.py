@@ -1,0 +1,1 @@
+"""Drawing boxes and masks on images and plotting galleries (``keras.visualization``)."""

@@ -1,0 +1,61 @@
+"""The serialisable-argument part of layer configs, written once for every layer.
+
+A layer keeps its initializers, regularizers, constraints and activations as
+objects; its config holds them serialised. The kind of each argument follows from
+its name, as in Keras (``kernel_initializer``, ``bias_regularizer``,
+``recurrent_activation``, ...), so a layer lists names and never repeats the
+``serialize`` calls.
+"""
+
+from mb_layers import activations, constraints, initializers, regularizers
+
+# (name suffix, serialize); an unset regularizer or constraint is written as None.
+_KINDS = (
+    ("_initializer", initializers.serialize),
+    ("_regularizer", regularizers.serialize),
+    ("_constraint", constraints.serialize),
+    ("activation", activations.serialize),
+)
+
+
+def _serializer(name):
+    for suffix, serialize in _KINDS:
+        if name.endswith(suffix):
+            return serialize
+    raise ValueError(
+        f"Cannot tell how to serialise the layer argument {name!r}: its name ends in none "
+        f"of {[suffix for suffix, _ in _KINDS]}. Serialise it in the layer's get_config."
+    )
+
+
+def serialized_arguments(layer, *names):
+    """``{name: serialised getattr(layer, name)}`` for each name, in the order given.
+
+    Args:
+        layer: the layer whose attributes hold the argument objects.
+        *names: attribute names ending in ``_initializer``, ``_regularizer``,
+            ``_constraint`` or ``activation``.
+    """
+    config = {}
+    for name in names:
+        value = getattr(layer, name)
+        config[name] = None if value is None else _serializer(name)(value)
+    return config
+
+
+def weight_arguments(layer, *weights, initialized_only=(), activity_regularizer=False):
+    """The initializer, regularizer and constraint entries of the named weights.
+
+    Keras's key order: every weight's initializer (then those of
+    ``initialized_only``, weights without a regularizer or constraint), then the
+    regularizers (and ``activity_regularizer`` when asked for), then the
+    constraints. For example ``weight_arguments(dense, "kernel", "bias")`` gives
+    ``kernel_initializer``, ``bias_initializer``, ``kernel_regularizer``,
+    ``bias_regularizer``, ``kernel_constraint``, ``bias_constraint``.
+    """
+    names = [f"{weight}_initializer" for weight in (*weights, *initialized_only)]
+    names += [f"{weight}_regularizer" for weight in weights]
+    if activity_regularizer:
+        names.append("activity_regularizer")
+    names += [f"{weight}_constraint" for weight in weights]
+    return serialized_arguments(layer, *names)
