@@ -1,4 +1,4 @@
-"""Callback tests share the trainer tests' backend choice (jax) and stand-ins."""
+"""Callback tests share the trainer tests' backend choice (jax) and built-ins."""
 
 import importlib.util
 import os
@@ -10,4 +10,4 @@ _spec = importlib.util.spec_from_file_location("mb_train_trainer_conftest", _pat
 _module = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_module)
 
-standins = _module.standins
+builtins = _module.builtins

@@ -27,10 +27,10 @@ _LOGS = {
 _STEP_AND_ETA = re.compile(r"^ ?37/100 ━+ +\d+s \d+(s|ms|us)/step ")
 
 
-def _model(standins):
+def _model(builtins):
     inp = mb_layers.Input((3,))
     model = Model(inp, mb_layers.layers.Dense(1)(inp))
-    model.compile(optimizer=standins["sgd"](0.05), loss=standins["mse"]())
+    model.compile(optimizer=builtins["sgd"](0.05), loss=builtins["mse"]())
     return model
 
 
@@ -91,33 +91,46 @@ def test_unknown_step_count_shows_unknown_until_the_end():
     display.finish(5, {"loss": 1.0})
 
 
-def test_fit_on_a_terminal_draws_one_bar_per_epoch_under_its_header(standins, monkeypatch):
+def test_fit_on_a_terminal_draws_one_bar_per_epoch_under_its_header(builtins, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     x, y = _data()
     out = io.StringIO()
-    model = _model(standins)
-    model.fit(x, y, epochs=2, batch_size=8, verbose=1, callbacks=[cb.ProgbarLogger(True, out)])
+    model = _model(builtins)
+    model.fit(
+        x,
+        y,
+        epochs=2,
+        batch_size=8,
+        verbose=1,
+        callbacks=[cb.ProgbarLogger._writing_to(out, interactive=True)],
+    )
     lines = out.getvalue().splitlines()
     assert lines[0] == "Epoch 1/2" and lines[2] == "Epoch 2/2"
     for bar in (lines[1], lines[3]):
         assert re.match(r"^4/4 ━{20} \d+s \d+(s|ms|us)/step - loss: \d", bar), bar
 
 
-def test_evaluate_draws_its_bar_without_a_header(standins, monkeypatch):
+def test_evaluate_draws_its_bar_without_a_header(builtins, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     x, y = _data()
     out = io.StringIO()
-    model = _model(standins)
-    model.evaluate(x, y, batch_size=8, verbose=1, callbacks=[cb.ProgbarLogger(True, out)])
+    model = _model(builtins)
+    model.evaluate(
+        x,
+        y,
+        batch_size=8,
+        verbose=1,
+        callbacks=[cb.ProgbarLogger._writing_to(out, interactive=True)],
+    )
     lines = out.getvalue().splitlines()
     assert len(lines) == 1 and lines[0].startswith("4/4 ━")
 
 
-def test_verbose_2_prints_one_line_per_epoch(standins):
+def test_verbose_2_prints_one_line_per_epoch(builtins):
     x, y = _data()
     out = io.StringIO()
-    _model(standins).fit(
-        x, y, epochs=3, batch_size=8, verbose=2, callbacks=[cb.ProgbarLogger(file=out)]
+    _model(builtins).fit(
+        x, y, epochs=3, batch_size=8, verbose=2, callbacks=[cb.ProgbarLogger._writing_to(out)]
     )
     lines = out.getvalue().splitlines()
     assert len(lines) == 3
@@ -126,26 +139,26 @@ def test_verbose_2_prints_one_line_per_epoch(standins):
     assert "━" not in out.getvalue()
 
 
-def test_auto_verbosity_off_a_terminal_prints_plain_lines(standins, capsys):
+def test_auto_verbosity_off_a_terminal_prints_plain_lines(builtins, capsys):
     x, y = _data()
-    _model(standins).fit(x, y, epochs=2, batch_size=8)
+    _model(builtins).fit(x, y, epochs=2, batch_size=8)
     printed = capsys.readouterr().out
     assert [line.split(" - ")[0] for line in printed.splitlines()] == ["Epoch 1/2", "Epoch 2/2"]
     assert "━" not in printed and "\x1b[" not in printed
 
 
-def test_verbose_0_prints_nothing(standins, capsys):
+def test_verbose_0_prints_nothing(builtins, capsys):
     x, y = _data()
-    _model(standins).fit(x, y, epochs=2, verbose=0)
+    _model(builtins).fit(x, y, epochs=2, verbose=0)
     assert capsys.readouterr().out == ""
 
 
-def test_progress_goes_to_the_logger_when_interactive_logging_is_off(standins, capsys, caplog):
+def test_progress_goes_to_the_logger_when_interactive_logging_is_off(builtins, capsys, caplog):
     x, y = _data()
     utils.disable_interactive_logging()
     try:
         with caplog.at_level(logging.INFO, logger="mb"):
-            _model(standins).fit(x, y, epochs=2, batch_size=8, verbose=1)
+            _model(builtins).fit(x, y, epochs=2, batch_size=8, verbose=1)
     finally:
         utils.enable_interactive_logging()
     assert capsys.readouterr().out == ""

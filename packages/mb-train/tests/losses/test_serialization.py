@@ -82,7 +82,7 @@ def test_serialize_then_deserialize(loss):
         "config": loss.get_config(),
         "registered_name": None,
     }
-    again = losses.deserialize(json.loads(json.dumps(config)))
+    again = losses.deserialize(name=json.loads(json.dumps(config)))  # Keras's keyword
     assert type(again) is type(loss)
     assert again.get_config() == loss.get_config()
 
@@ -164,7 +164,7 @@ def test_wrapper_serializes_its_function_and_arguments():
         },
         "delta": 0.5,
     }
-    again = losses.deserialize(json.loads(json.dumps(config)))
+    again = losses.deserialize(name=json.loads(json.dumps(config)))  # Keras's keyword
     assert isinstance(again, losses.LossFunctionWrapper)
     assert again.fn is losses.huber
     y_true, y_pred = data("regression", (3, 2))

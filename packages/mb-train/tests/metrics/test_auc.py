@@ -92,6 +92,17 @@ def test_auc_matches_numpy(support, batches, curve, summation):
     assert support.to_numpy(m.result()) == 0.0
 
 
+def test_interpolate_pr_auc_is_the_pr_area_whatever_the_curve(support, batches):
+    roc = metrics.AUC(num_thresholds=50)  # curve="ROC": result() is the ROC area
+    assert support.to_numpy(roc.interpolate_pr_auc()) == 0.0  # nothing seen yet
+    for t, p, w in batches:
+        roc.update_state(t, p, sample_weight=w)
+    t, p, w = stacked(batches)
+    expected = np_auc(np_counts(t, p, w, np_thresholds(50)), "PR", "interpolation")
+    assert support.to_numpy(roc.interpolate_pr_auc()) == pytest.approx(expected, abs=1e-5)
+    assert support.to_numpy(roc.result()) != pytest.approx(expected, abs=1e-3)
+
+
 def test_roc_auc_approaches_the_exact_value(support, batches):
     t, p, w = stacked(batches)
     pos, neg = p[t == 1], p[t == 0]

@@ -5,23 +5,9 @@ import numpy as np
 import pytest
 
 import mb_layers
-from mb_ops import ops
 from mb_train import callbacks, optimizers
+from mb_train.losses import MeanSquaredError
 from mb_train.models import Sequential
-
-
-class MSE:
-    """Mean squared error over the batch (a stand-in for the losses sub-package)."""
-
-    name = "mean_squared_error"
-    reduction = "sum_over_batch_size"
-
-    def call(self, y_true, y_pred):
-        return ops.mean(ops.square(ops.cast(y_true, y_pred.dtype) - y_pred), axis=-1)
-
-    def __call__(self, y_true, y_pred, sample_weight=None):
-        values = self.call(y_true, y_pred)
-        return ops.sum(values) / ops.cast(ops.shape(values)[0], values.dtype)
 
 
 @pytest.fixture(autouse=True)
@@ -56,7 +42,7 @@ def _model(seed=0):
 def test_compile_by_name_and_fit_reduces_the_loss(name):
     x, y = _data()
     model = _model()
-    model.compile(optimizer=name, loss=MSE())
+    model.compile(optimizer=name, loss=MeanSquaredError())
     assert type(model.optimizer).__name__.lower() == name
     if name in ("sgd", "lion", "lamb", "adagrad"):
         model.optimizer.learning_rate = 0.05
@@ -83,7 +69,7 @@ def test_compiled_and_eager_steps_give_the_same_weights(factory):
     results = []
     for run_eagerly in (False, True):
         model = _model()
-        model.compile(optimizer=factory(), loss=MSE(), run_eagerly=run_eagerly)
+        model.compile(optimizer=factory(), loss=MeanSquaredError(), run_eagerly=run_eagerly)
         model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0)
         results.append(model.get_weights() + [v.numpy() for v in model.optimizer.variables])
     for compiled, eager in zip(*results, strict=True):
@@ -98,7 +84,7 @@ def test_fit_with_the_generic_path_matches_the_default_path():
         optimizer = optimizers.Adam(0.01)
         if generic:
             optimizer._allow_fused_update = optimizer._allow_kernels = False
-        model.compile(optimizer=optimizer, loss=MSE())
+        model.compile(optimizer=optimizer, loss=MeanSquaredError())
         model.fit(x, y, batch_size=16, epochs=2, shuffle=False, verbose=0)
         weights.append(model.get_weights())
     for fast, slow in zip(*weights, strict=True):
@@ -108,7 +94,7 @@ def test_fit_with_the_generic_path_matches_the_default_path():
 def test_reduce_lr_on_plateau_and_scheduler_set_the_rate():
     x, y = _data()
     model = _model()
-    model.compile(optimizer=optimizers.SGD(0.05), loss=MSE())
+    model.compile(optimizer=optimizers.SGD(0.05), loss=MeanSquaredError())
     scheduler = callbacks.LearningRateScheduler(lambda epoch, lr: 0.01 * (epoch + 1))
     history = model.fit(x, y, batch_size=16, epochs=3, verbose=0, callbacks=[scheduler])
     np.testing.assert_allclose(history.history["learning_rate"], [0.01, 0.02, 0.03], rtol=1e-6)
@@ -122,7 +108,9 @@ def test_reduce_lr_on_plateau_and_scheduler_set_the_rate():
 def test_fit_ends_with_the_ema_weights_as_keras_does():
     x, y = _data()
     model = _model()
-    model.compile(optimizer=optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5), loss=MSE())
+    model.compile(
+        optimizer=optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5), loss=MeanSquaredError()
+    )
     model.fit(x, y, batch_size=16, epochs=2, verbose=0, shuffle=False)
     averages = [v.numpy() for v in model.optimizer._model_variables_moving_average]
     for got, want in zip(model.get_weights(), averages, strict=True):
@@ -132,7 +120,9 @@ def test_fit_ends_with_the_ema_weights_as_keras_does():
 def test_swap_ema_weights_evaluates_with_the_average():
     x, y = _data()
     model = _model()
-    model.compile(optimizer=optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5), loss=MSE())
+    model.compile(
+        optimizer=optimizers.SGD(0.05, use_ema=True, ema_momentum=0.5), loss=MeanSquaredError()
+    )
     for start in range(0, 64, 16):  # steps without the end-of-fit finalization
         model.train_on_batch(x[start : start + 16], y[start : start + 16])
     live = model.get_weights()
@@ -150,12 +140,12 @@ def test_loss_scale_optimizer_trains_and_grows_its_scale():
     optimizer = optimizers.LossScaleOptimizer(
         optimizers.SGD(0.05), initial_scale=4.0, dynamic_growth_steps=2
     )
-    model.compile(optimizer=optimizer, loss=MSE())
+    model.compile(optimizer=optimizer, loss=MeanSquaredError())
     history = model.fit(x, y, batch_size=16, epochs=2, verbose=0, shuffle=False)
     assert history.history["loss"][-1] < history.history["loss"][0]
     assert float(optimizer.dynamic_scale.numpy()) == 4.0 * 2**4
     reference = _model()
-    reference.compile(optimizer=optimizers.SGD(0.05), loss=MSE())
+    reference.compile(optimizer=optimizers.SGD(0.05), loss=MeanSquaredError())
     reference.fit(x, y, batch_size=16, epochs=2, verbose=0, shuffle=False)
     for a, b in zip(model.get_weights(), reference.get_weights(), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
@@ -170,7 +160,7 @@ def test_several_compiled_steps_per_execution_give_the_single_step_weights():
         model = _model()
         model.compile(
             optimizer=optimizers.SGD(0.05, momentum=0.9),
-            loss=MSE(),
+            loss=MeanSquaredError(),
             steps_per_execution=spe,
             jit_compile=jit,
         )
@@ -199,7 +189,9 @@ def test_fit_updates_in_place_where_the_backend_has_kernels(monkeypatch, run_eag
     weights = []
     for allow in (True, False):
         model = _model()
-        model.compile(optimizer=optimizers.Adam(0.05), loss=MSE(), run_eagerly=run_eagerly)
+        model.compile(
+            optimizer=optimizers.Adam(0.05), loss=MeanSquaredError(), run_eagerly=run_eagerly
+        )
         model.optimizer._allow_kernels = allow
         model.fit(x, y, batch_size=16, epochs=3, verbose=0, shuffle=False)
         weights.append(model.get_weights())

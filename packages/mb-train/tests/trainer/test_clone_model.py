@@ -49,6 +49,22 @@ def test_sequential_clone_keeps_its_input_and_reinitializes():
     assert not np.allclose(clone.layers[0].kernel, model.layers[0].kernel)
 
 
+def test_a_compiled_model_clones_compiled_with_its_own_optimizer_and_metrics():
+    import mb_saving  # noqa: F401  (serializes the compile configuration)
+
+    model = Sequential([mb_layers.Input((3,)), layers.Dense(2)], name="compiled")
+    model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+    clone = clone_model(model)
+    assert clone.compiled and clone.get_compile_config() == model.get_compile_config()
+    assert clone.optimizer is not model.optimizer
+    x, y = RNG.normal(size=(8, 3)).astype("float32"), np.zeros((8, 2), "float32")
+    history = clone.fit(x, y, epochs=1, verbose=0)  # fits without a compile() of its own
+    assert set(history.history) == {"loss", "mae"}
+    assert int(model.optimizer.iterations.numpy()) == 0
+    # An uncompiled model's clone stays uncompiled.
+    assert not clone_model(Sequential([mb_layers.Input((3,)), layers.Dense(2)])).compiled
+
+
 def test_clone_function_and_call_function_change_the_clone():
     model = Sequential([mb_layers.Input((3,)), layers.Dense(4, name="d1"), layers.Dense(1)])
 

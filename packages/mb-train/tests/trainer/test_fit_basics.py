@@ -23,12 +23,12 @@ def _numpy_sgd(x, y, w, b, lr, batch_size, epochs):
     return w, b
 
 
-def test_fit_matches_numpy_sgd(standins):
+def test_fit_matches_numpy_sgd(builtins):
     rng = np.random.default_rng(0)
     x = rng.normal(size=(64, 3)).astype("float32")
     y = (x @ np.array([[1.0], [-2.0], [0.5]]) + 0.3).astype("float32")
     model = _linear_model()
-    model.compile(optimizer=standins["sgd"](0.05), loss=standins["mse"]())
+    model.compile(optimizer=builtins["sgd"](0.05), loss=builtins["mse"]())
     history = model.fit(x, y, batch_size=16, epochs=3, shuffle=False, verbose=0)
     w, b = _numpy_sgd(x, y, np.zeros((3, 1)), np.zeros(1), 0.05, 16, 3)
     kernel, bias = model.get_weights()
@@ -39,12 +39,12 @@ def test_fit_matches_numpy_sgd(standins):
     assert int(model.optimizer.iterations.numpy()) == 12
 
 
-def test_evaluate_and_predict_match_numpy(standins):
+def test_evaluate_and_predict_match_numpy(builtins):
     rng = np.random.default_rng(1)
     x = rng.normal(size=(50, 3)).astype("float32")
     y = rng.normal(size=(50, 1)).astype("float32")
     model = _linear_model()
-    model.compile(optimizer=standins["sgd"](), loss=standins["mse"]())
+    model.compile(optimizer=builtins["sgd"](), loss=builtins["mse"]())
     kernel = rng.normal(size=(3, 1)).astype("float32")
     model.set_weights([kernel, np.array([0.2], "float32")])
     pred = model.predict(x, batch_size=16, verbose=0)
@@ -55,7 +55,7 @@ def test_evaluate_and_predict_match_numpy(standins):
     assert set(logs) == {"loss"}
 
 
-def test_steps_per_execution_gives_the_same_weights(standins):
+def test_steps_per_execution_gives_the_same_weights(builtins):
     rng = np.random.default_rng(2)
     x = rng.normal(size=(64, 3)).astype("float32")
     y = rng.normal(size=(64, 1)).astype("float32")
@@ -63,7 +63,7 @@ def test_steps_per_execution_gives_the_same_weights(standins):
     for spe in (1, 4):
         model = _linear_model()
         model.compile(
-            optimizer=standins["sgd"](0.05), loss=standins["mse"](), steps_per_execution=spe
+            optimizer=builtins["sgd"](0.05), loss=builtins["mse"](), steps_per_execution=spe
         )
         model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
         weights.append(model.get_weights())
@@ -71,17 +71,17 @@ def test_steps_per_execution_gives_the_same_weights(standins):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
-def test_steps_per_execution_compiles_in_the_background_then_runs_n_steps_per_call(standins):
+def test_steps_per_execution_compiles_in_the_background_then_runs_n_steps_per_call(builtins):
     # On jax the N-step program compiles on a background thread while the first
     # batches run one compiled step at a time; once it is ready, calls run N steps.
     rng = np.random.default_rng(4)
     x = rng.normal(size=(64, 3)).astype("float32")
     y = rng.normal(size=(64, 1)).astype("float32")
     reference = _linear_model()
-    reference.compile(optimizer=standins["sgd"](0.05), loss=standins["mse"]())
+    reference.compile(optimizer=builtins["sgd"](0.05), loss=builtins["mse"]())
     reference.fit(x, y, batch_size=8, epochs=3, shuffle=False, verbose=0)
     model = _linear_model()
-    model.compile(optimizer=standins["sgd"](0.05), loss=standins["mse"](), steps_per_execution=4)
+    model.compile(optimizer=builtins["sgd"](0.05), loss=builtins["mse"](), steps_per_execution=4)
     model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
     runner = model._runners["train"]
     pending = getattr(runner._ahead, "result", None)
@@ -103,21 +103,21 @@ def test_steps_per_execution_compiles_in_the_background_then_runs_n_steps_per_ca
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
-def test_run_eagerly_gives_the_same_weights(standins):
+def test_run_eagerly_gives_the_same_weights(builtins):
     rng = np.random.default_rng(3)
     x = rng.normal(size=(32, 3)).astype("float32")
     y = rng.normal(size=(32, 1)).astype("float32")
     weights = []
     for eager in (False, True):
         model = _linear_model()
-        model.compile(optimizer=standins["sgd"](0.05), loss=standins["mse"](), run_eagerly=eager)
+        model.compile(optimizer=builtins["sgd"](0.05), loss=builtins["mse"](), run_eagerly=eager)
         model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
         weights.append(model.get_weights())
     for a, b in zip(*weights, strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
-def test_sequential_classifier_learns_with_accuracy(standins):
+def test_sequential_classifier_learns_with_accuracy(builtins):
     rng = np.random.default_rng(4)
     x = rng.normal(size=(200, 4)).astype("float32")
     y = (x[:, 0] > 0).astype("int32")
@@ -129,9 +129,9 @@ def test_sequential_classifier_learns_with_accuracy(standins):
         ]
     )
     model.compile(
-        optimizer=standins["sgd"](0.5),
-        loss=standins["sparse_ce"](),
-        metrics=[standins["accuracy"]()],
+        optimizer=builtins["sgd"](0.5),
+        loss=builtins["sparse_ce"](),
+        metrics=[builtins["accuracy"]()],
     )
     history = model.fit(x, y, batch_size=20, epochs=10, verbose=0, validation_split=0.2)
     assert history.history["accuracy"][-1] > 0.85
@@ -141,7 +141,7 @@ def test_sequential_classifier_learns_with_accuracy(standins):
     np.testing.assert_allclose(logs["accuracy"], acc, atol=1e-6)
 
 
-def test_subclassed_model_trains(standins):
+def test_subclassed_model_trains(builtins):
     class TwoLayers(Model):
         def __init__(self):
             super().__init__()
@@ -155,18 +155,18 @@ def test_subclassed_model_trains(standins):
     x = rng.normal(size=(40, 3)).astype("float32")
     y = x.sum(axis=1, keepdims=True).astype("float32")
     model = TwoLayers()
-    model.compile(optimizer=standins["sgd"](0.05), loss=standins["mse"]())
+    model.compile(optimizer=builtins["sgd"](0.05), loss=builtins["mse"]())
     history = model.fit(x, y, batch_size=10, epochs=5, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
     assert len(model.trainable_weights) == 4
 
 
-def test_train_and_test_on_batch(standins):
+def test_train_and_test_on_batch(builtins):
     x = np.ones((4, 3), "float32")
     y = np.zeros((4, 1), "float32")
     model = _linear_model()
     model.set_weights([np.ones((3, 1), "float32"), np.zeros(1, "float32")])
-    model.compile(optimizer=standins["sgd"](0.1), loss=standins["mse"]())
+    model.compile(optimizer=builtins["sgd"](0.1), loss=builtins["mse"]())
     loss = model.test_on_batch(x, y)
     np.testing.assert_allclose(loss, 9.0, rtol=1e-6)
     model.reset_metrics()

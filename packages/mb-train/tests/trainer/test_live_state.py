@@ -13,11 +13,11 @@ def _data():
     return rng.normal(size=(32, 3)).astype("float32"), rng.normal(size=(32, 1)).astype("float32")
 
 
-def test_callback_reads_the_weights_of_the_last_step(standins):
+def test_callback_reads_the_weights_of_the_last_step(builtins):
     x, y = _data()
     inp = mb_layers.Input((3,))
     model = Model(inp, mb_layers.layers.Dense(1)(inp))
-    model.compile(optimizer=standins["sgd"](0.1), loss=standins["mse"]())
+    model.compile(optimizer=builtins["sgd"](0.1), loss=builtins["mse"]())
     seen = []
 
     class Reader(Callback):
@@ -30,12 +30,12 @@ def test_callback_reads_the_weights_of_the_last_step(standins):
     np.testing.assert_array_equal(seen[-1], model.get_weights()[0])
 
 
-def test_callback_assigning_weights_mid_epoch_takes_effect(standins):
+def test_callback_assigning_weights_mid_epoch_takes_effect(builtins):
     x, y = _data()
     inp = mb_layers.Input((3,))
     model = Model(inp, mb_layers.layers.Dense(1)(inp))
-    opt = standins["sgd"](0.0)  # no learning: only the callback changes the weights
-    model.compile(optimizer=opt, loss=standins["mse"]())
+    opt = builtins["sgd"](0.0)  # no learning: only the callback changes the weights
+    model.compile(optimizer=opt, loss=builtins["mse"]())
 
     class Zero(Callback):
         def on_train_batch_end(self, batch, logs=None):
@@ -65,13 +65,13 @@ class _CountingLayer(mb_layers.Layer):
         return x
 
 
-def test_metric_updated_inside_a_layer_is_logged_and_live(standins):
+def test_metric_updated_inside_a_layer_is_logged_and_live(builtins):
     x, y = _data()
     inp = mb_layers.Input((3,))
-    metric = standins["accuracy"](name="calls")
+    metric = builtins["accuracy"](name="calls")
     h = _CountingLayer(metric)(inp)
     model = Model(inp, mb_layers.layers.Dense(1)(h))
-    model.compile(optimizer=standins["sgd"](0.1), loss=standins["mse"]())
+    model.compile(optimizer=builtins["sgd"](0.1), loss=builtins["mse"]())
     counts = []
 
     class Reader(Callback):

@@ -4,6 +4,7 @@ from mb_graph import is_keras_tensor, tree
 from mb_layers import Input, InputLayer, Layer
 from mb_layers._functional import Functional as _FunctionalNetwork
 from mb_layers._sequential import Sequential as _SequentialNetwork
+from mb_train import _saving_hook
 from mb_train._model._functional import Functional
 from mb_train._model._sequential import Sequential
 
@@ -20,7 +21,10 @@ def clone_model(
     Every layer is replaced by ``clone_function(layer)`` (default: a new layer from
     its config, so the weights are freshly initialized, not copied; pass
     ``lambda layer: layer`` to share a layer). A layer shared inside `model` is
-    cloned once and stays shared in the clone. The clone is not compiled.
+    cloned once and stays shared in the clone. A compiled model's clone is compiled
+    the same way (``compile_from_config(model.get_compile_config())``, as Keras), with
+    a new optimizer and new metrics; that needs mb-saving loaded (``import mb`` loads
+    it), which serializes the configuration; without it the clone is left uncompiled.
 
     Args:
         model: a functional model, a `Sequential`, or a subclassed model (cloned
@@ -49,6 +53,14 @@ def clone_model(
     """
     if kwargs:
         raise TypeError(f"clone_model got unexpected keyword arguments: {sorted(kwargs)}.")
+    new = _clone_architecture(model, input_tensors, clone_function, call_function, recursive)
+    compiled = getattr(model, "compiled", False) and hasattr(new, "compile_from_config")
+    if compiled and _saving_hook.has_saving_implementation():
+        new.compile_from_config(model.get_compile_config())
+    return new
+
+
+def _clone_architecture(model, input_tensors, clone_function, call_function, recursive):
     custom = clone_function is not None or call_function is not None or recursive
     if clone_function is None:
         clone_function = _default_clone

@@ -4,7 +4,7 @@ and the mean trackers behind the ``loss`` logs."""
 from mb_graph import tree
 from mb_ops import ops
 from mb_train._model import _resolve
-from mb_train.metrics import Mean
+from mb_train.metrics import Mean, Metric
 
 
 def output_names_of(model, y_pred):
@@ -186,14 +186,21 @@ class CompileLoss:
         return total
 
 
-class CompileMetrics:
-    """Metrics (and weighted metrics) given to `compile`, per output."""
+class CompileMetrics(Metric):
+    """Metrics (and weighted metrics) given to `compile`, per output: one `Metric`
+    (named ``compile_metrics``, as Keras's) whose `result()` is the dict of the
+    compiled metrics' results by log name, and whose `variables` are theirs. It is an
+    element of ``model.metrics``, so a custom ``train_step`` that updates and reads
+    every metric of the model works as in Keras."""
 
-    def __init__(self, metrics=None, weighted_metrics=None):
+    def __init__(self, metrics=None, weighted_metrics=None, name="compile_metrics"):
+        super().__init__(name=name)
+        self.name = name  # Keras's name, not made unique
         self._metrics_spec = metrics
         self._weighted_spec = weighted_metrics
         self.built = False
         self.entries = []  # (output index, metric, weighted)
+        self.log_names = []
 
     def build(self, model, y_true, y_pred, losses):
         names = output_names_of(model, y_pred)
@@ -246,20 +253,40 @@ class CompileMetrics:
 
     @property
     def metrics(self):
+        """The compiled metric objects (empty before the first batch builds them)."""
         return [m for _, m, _ in self.entries]
 
+    @property
+    def variables(self):
+        return [v for metric in self.metrics for v in metric.variables]
+
     def update_state(self, y_true, y_pred, sample_weight=None):
+        if not self.built:
+            raise ValueError(
+                "The compiled metrics are not built yet: they are built from the first "
+                "batch of fit/evaluate/train_on_batch, before any step runs. Call "
+                "`update_state` from a step, or run `model.evaluate` on a batch first."
+            )
         flat_true, flat_pred = _flat_targets(y_true, y_pred, self.names)
         flat_sw = _flat_sample_weight(sample_weight, self.names)
         for i, metric, weighted in self.entries:
             sw = flat_sw[i] if weighted else None
             metric.update_state(flat_true[i], flat_pred[i], sample_weight=sw)
 
-    def results(self):
+    def reset_state(self):
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def result(self):
+        """``{log name: result}`` of every compiled metric (Keras's names)."""
+        if not self.built:
+            raise ValueError("Cannot get result() since the metric has not yet been built.")
         return {
             name: metric.result()
             for name, (_, metric, _) in zip(self.log_names, self.entries, strict=True)
         }
+
+    results = result
 
 
 def _spread_metrics(spec, names):

@@ -23,6 +23,14 @@ class Functional(_FunctionalNetwork, Model):
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         _FunctionalNetwork.__init__(self, inputs, outputs, name=name, trainable=trainable, **kwargs)
         TrainerMixin._init_trainer(self)
+        # Keras's names for the outputs: the name of the layer that made each one, in
+        # the order of `outputs` (a dict's sorted keys); a list the user may replace.
+        self.output_names = [t._keras_history.operation.name for t in self._outputs]
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuilds the model from `get_config` (see `Model.from_config`)."""
+        return Model.from_config.__func__(cls, config, custom_objects=custom_objects)
 
     def get_config(self):
         """The graph's config; a subclass whose constructor takes other arguments than

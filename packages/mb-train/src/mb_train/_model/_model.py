@@ -2,21 +2,26 @@
 
 import functools
 import inspect
+import warnings
 
 from mb_data import unpack_x_y_sample_weight
-from mb_graph import tree
-from mb_layers import Layer
+from mb_graph import deserialize_graph, tree
+from mb_layers import Layer, _registry
 from mb_ops import StatelessScope, get_stateless_scope, ops
-from mb_train import _saving_hook
+from mb_train import _export_hook, _saving_hook
 from mb_train._model import _resolve, _summary
 from mb_train._model._compile import CompileLoss, CompileMetrics
+from mb_train._model._quantize import QuantizeMixin
+from mb_train._model._tracked_metrics import MetricsMixin
 from mb_train._trainer._gradients import value_and_gradients
 from mb_train._trainer._loop import TrainerMixin
 from mb_train.metrics import Mean
+from mb_train.optimizers import LossScaleOptimizer
 
 TRAINER_ATTRIBUTES = frozenset(
     {
         "optimizer",
+        "_compiled_optimizer",
         "loss",
         "history",
         "stop_training",
@@ -25,6 +30,10 @@ TRAINER_ATTRIBUTES = frozenset(
         "_loss_tracker",
         "_compile_config",
         "_runners",
+        "train_function",
+        "test_function",
+        "predict_function",
+        "output_names",
         "_trainable_cache",
         "_run_eagerly",
         "_jit_compile",
@@ -68,7 +77,7 @@ def _inject_functional(cls, functional):
     return cls
 
 
-class Model(TrainerMixin, Layer):
+class Model(QuantizeMixin, MetricsMixin, TrainerMixin, Layer):
     """A layer with training: ``compile``, ``fit``, ``evaluate``, ``predict``.
 
     Three ways to make one, as in Keras:
@@ -133,9 +142,24 @@ class Model(TrainerMixin, Layer):
             steps_per_execution: steps per compiled call, on every backend.
             jit_compile: "auto" (the backend's default: compiled on jax and
                 tensorflow, eager on torch), True (XLA / torch.compile) or False.
-            auto_scale_loss: accepted for Keras compatibility.
+            auto_scale_loss: with the model's dtype policy ``"mixed_float16"``,
+                wrap the optimizer in a `LossScaleOptimizer` (dynamic loss
+                scaling, so that small float16 gradients do not underflow), as
+                Keras does. False leaves the optimizer as given.
+
+        Example:
+
+        >>> import numpy as np
+        >>> from mb_layers import Input
+        >>> from mb_layers.layers import Dense
+        >>> from mb_train.models import Sequential
+        >>> model = Sequential([Input((2,)), Dense(1, kernel_initializer="ones")])
+        >>> model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+        >>> type(model.optimizer).__name__
+        'Adam'
+        >>> model.evaluate(np.ones((2, 2)), np.zeros((2, 1)), verbose=0, return_dict=True)
+        {'loss': 4.0, 'mae': 2.0}
         """
-        del auto_scale_loss
         if isinstance(steps_per_execution, bool) or not isinstance(steps_per_execution, int):
             raise ValueError(
                 f"`steps_per_execution` must be a positive int. Received: {steps_per_execution!r}."
@@ -147,6 +171,15 @@ class Model(TrainerMixin, Layer):
         if jit_compile not in ("auto", True, False):
             raise ValueError(f"`jit_compile` must be 'auto', True or False. Got {jit_compile!r}.")
         self.optimizer = _resolve.get_optimizer(optimizer) if optimizer is not None else None
+        # The optimizer as given (what the compile config records, as in Keras).
+        self._compiled_optimizer = self.optimizer
+        if (
+            auto_scale_loss
+            and self.optimizer is not None
+            and self.dtype_policy.name == "mixed_float16"
+            and not isinstance(self.optimizer, LossScaleOptimizer)
+        ):
+            self.optimizer = LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         self.loss = loss
         self._compile_loss = CompileLoss(loss, loss_weights) if loss is not None else None
         has_metrics = metrics is not None or weighted_metrics is not None
@@ -157,6 +190,9 @@ class Model(TrainerMixin, Layer):
         self._jit_compile = jit_compile
         self._steps_per_execution = steps_per_execution
         self._runners = {}
+        self.train_function = None
+        self.test_function = None
+        self.predict_function = None
         self.compiled = True
 
     @property
@@ -167,6 +203,7 @@ class Model(TrainerMixin, Layer):
     def run_eagerly(self, value):
         self._run_eagerly = bool(value)
         self._runners = {}
+        self.train_function = self.test_function = self.predict_function = None
 
     @property
     def jit_compile(self):
@@ -176,54 +213,159 @@ class Model(TrainerMixin, Layer):
     def steps_per_execution(self):
         return self._steps_per_execution
 
-    # ----- metrics ----------------------------------------------------------------------
+    def get_compile_config(self):
+        """The arguments `compile` received, serialized (``{}`` before `compile`):
+        ``optimizer``, ``loss``, ``loss_weights``, ``metrics``, ``weighted_metrics``,
+        ``run_eagerly``, ``steps_per_execution``, ``jit_compile``. A ``.keras`` file
+        stores it; `compile_from_config` applies it back."""
+        if not self.compiled:
+            return {}
+        return _saving_hook.saving_implementation("get_compile_config").get_compile_config(self)
 
-    def _layer_metrics(self):
-        own = {id(m) for m in self._compile_metric_objects()}
-        found = []
-        for layer in self._flatten_layers(include_self=True):
-            for value in vars(layer).values():
-                if (
-                    _resolve.is_metric_object(value)
-                    and id(value) not in own
-                    and not any(value is m for m in found)
-                ):
-                    found.append(value)
-        return found
+    def compile_from_config(self, config):
+        """Compiles the model from `get_compile_config`'s dict and builds the optimizer
+        (when the model is built), as loading a ``.keras`` file does.
 
-    def _compile_metric_objects(self):
-        found = []
-        if getattr(self, "_loss_tracker", None) is not None:
-            found.append(self._loss_tracker)
-        if self._compile_loss is not None:
-            found.extend(self._compile_loss.trackers)
-        if self._compile_metrics is not None and self._compile_metrics.built:
-            found.extend(self._compile_metrics.metrics)
-        return found
+        A model whose class overrides `compile` is left uncompiled with a warning, as in
+        Keras: such a class overrides `get_compile_config`/`compile_from_config` too.
+        """
+        if type(self).compile is not Model.compile:
+            warnings.warn(
+                "`compile()` was not called as part of model loading because the model's "
+                "`compile()` method is custom. All subclassed Models that have `compile()` "
+                "overridden should also override `get_compile_config()` and "
+                "`compile_from_config(config)`. Alternatively, you can call `compile()` "
+                "manually after loading.",
+                stacklevel=2,
+            )
+            return
+        implementation = _saving_hook.saving_implementation("compile_from_config")
+        implementation.compile_from_config(self, config)
 
-    @property
-    def metrics(self):
-        """The loss tracker(s), the compiled metrics and the metrics held by layers."""
-        return self._compile_metric_objects() + self._layer_metrics()
-
-    @property
-    def metrics_names(self):
-        return [m.name for m in self.metrics]
+    # ----- Keras 2 names that Keras 3 keeps (deprecated) ---------------------------------
 
     @property
-    def metrics_variables(self):
-        seen, out = set(), []
-        for metric in self.metrics:
-            for v in metric.variables:
-                if id(v) not in seen:
-                    seen.add(id(v))
-                    out.append(v)
-        return out
+    def compiled_metrics(self):
+        """Deprecated (Keras 2): ``compiled_metrics.update_state(y, y_pred,
+        sample_weight)`` updates every metric of `metrics`, with a warning. Iterate over
+        ``self.metrics`` instead."""
+        model = self
 
-    def reset_metrics(self):
-        """Resets every metric's state."""
-        for metric in self.metrics:
-            metric.reset_state()
+        class DeprecatedCompiledMetric:
+            def update_state(self, y, y_pred, sample_weight=None):
+                warnings.warn(
+                    "`model.compiled_metrics()` is deprecated. Instead, use e.g.:\n"
+                    "```\nfor metric in self.metrics:\n    metric.update_state(y, y_pred)\n"
+                    "```\n",
+                    stacklevel=2,
+                )
+                trackers = [model._loss_tracker]
+                if model._compile_loss is not None:
+                    trackers += model._compile_loss.trackers
+                for metric in model.metrics:
+                    if any(metric is tracker for tracker in trackers):
+                        metric.update_state(y_pred, sample_weight=sample_weight)
+                    else:
+                        metric.update_state(y, y_pred, sample_weight=sample_weight)
+
+        return DeprecatedCompiledMetric()
+
+    def compiled_loss(self, y, y_pred, sample_weight=None, regularization_losses=None):
+        """Deprecated (Keras 2): `compute_loss` on `y` and `y_pred`, with a warning."""
+        del regularization_losses
+        warnings.warn(
+            "`model.compiled_loss()` is deprecated. Instead, use "
+            "`model.compute_loss(x, y, y_pred, sample_weight, training)`.",
+            stacklevel=2,
+        )
+        return self.compute_loss(x=None, y=y, y_pred=y_pred, sample_weight=sample_weight)
+
+    # ----- state --------------------------------------------------------------------------
+
+    def get_state_tree(self, value_format="backend_tensor"):
+        """The model's variables as nested dicts by variable path, in four groups:
+        ``trainable_variables``, ``non_trainable_variables``, ``optimizer_variables``
+        and ``metrics_variables`` (Keras's layout, e.g.
+        ``tree["trainable_variables"]["my_model"]["dense"]["kernel"]``).
+
+        Args:
+            value_format: ``"backend_tensor"`` (the backend's tensors) or
+                ``"numpy_array"``.
+        """
+        optimizer = self.optimizer
+        return {
+            "trainable_variables": _nested_by_path(self.trainable_variables, value_format),
+            "non_trainable_variables": _nested_by_path(self.non_trainable_variables, value_format),
+            "optimizer_variables": _nested_by_path(
+                optimizer.variables if optimizer is not None else [], value_format
+            ),
+            "metrics_variables": _nested_by_path(self.metrics_variables, value_format),
+        }
+
+    def set_state_tree(self, state_tree):
+        """Assigns the values of a `get_state_tree` dict (any of its four groups, any
+        subset of the paths) to the model's variables."""
+        groups = {
+            "trainable_variables": lambda: self.trainable_variables,
+            "non_trainable_variables": lambda: self.non_trainable_variables,
+            "optimizer_variables": lambda: (
+                self.optimizer.variables if self.optimizer is not None else []
+            ),
+            "metrics_variables": lambda: self.metrics_variables,
+        }
+        for key, values in state_tree.items():
+            if key not in groups:
+                raise ValueError(
+                    f"Unknown variable group {key!r} in the state tree. Expected some of "
+                    f"{list(groups)}."
+                )
+            by_path = {v.path: v for v in groups[key]()}
+            for path, value in _flatten_by_path(values).items():
+                variable = by_path.get(path)
+                if variable is not None:
+                    variable.assign(value)
+
+    def jax_state_sync(self):
+        """Writes the state of the last step back into the variables (Keras's jax
+        trainer keeps it apart during `fit`). mb writes it back after every step, on
+        every backend, so there is nothing left to do: a no-op kept for Keras code."""
+
+    def get_layer(self, name=None, index=None):
+        """The layer called `name`, or at position `index` of `layers` (`index` wins)."""
+        if index is not None and name is not None:
+            raise ValueError(
+                f"Provide only a layer name or a layer index. Received: index={index}, name={name}."
+            )
+        layers = self.layers
+        if index is not None:
+            if len(layers) <= index:
+                raise ValueError(
+                    f"Was asked to retrieve layer at index {index} but model only has "
+                    f"{len(layers)} layers."
+                )
+            return layers[index]
+        if name is not None:
+            for layer in layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(
+                f"No such layer: {name}. Existing layers are: {[layer.name for layer in layers]}."
+            )
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+
+    # ----- config ---------------------------------------------------------------------
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Creates a model from its config: a functional config (``name``, ``layers``,
+        ``input_layers``, ``output_layers``) rebuilds the graph, as `cls` when its
+        constructor takes ``(inputs, outputs, ...)``; any other config goes to
+        ``cls(**config)``."""
+        keys = ("name", "layers", "input_layers", "output_layers")
+        functional = isinstance(config, dict) and all(k in config for k in keys)
+        if functional and (cls is Model or _functional_constructor(cls)):
+            return _functional_from_config(cls, config, custom_objects)
+        return Layer.from_config.__func__(cls, config)
 
     # ----- the overridable pieces of a step --------------------------------------------
 
@@ -298,6 +440,55 @@ class Model(TrainerMixin, Layer):
             [scope.get_current_value(v) for v in variables] for variables in groups[1:]
         )
         return loss, (trainable_variables, non_trainable, metrics)
+
+    def compute_loss_and_updates(
+        self,
+        trainable_variables,
+        non_trainable_variables,
+        metrics_variables,
+        x,
+        y,
+        sample_weight,
+        training=False,
+        optimizer_variables=None,
+    ):
+        """The forward pass and the loss on explicit variable values, mutating nothing
+        (Keras's jax trainer's building block, for ``jax.grad`` and the like; here on
+        every backend).
+
+        Returns:
+            ``(loss, (unscaled_loss, y_pred, non_trainable_variables,
+            metrics_variables))``: ``loss`` is scaled by the optimizer (a
+            `LossScaleOptimizer`, whose state `optimizer_variables` gives) when
+            `training`; the variable lists hold the values after the pass.
+        """
+        groups = [self.trainable_variables, self.non_trainable_variables, self.metrics_variables]
+        given = [trainable_variables, non_trainable_variables, metrics_variables]
+        if optimizer_variables is not None and self.optimizer is not None:
+            groups.append(list(self.optimizer.variables))
+            given.append(optimizer_variables)
+        mapping = []
+        for variables, values in zip(groups, given, strict=True):
+            if len(variables) != len(values):
+                raise ValueError(
+                    f"compute_loss_and_updates() received {len(values)} values for "
+                    f"{len(variables)} variables. Pass the model's trainable, "
+                    "non-trainable and metrics variables' values, in the order of "
+                    "`trainable_variables`, `non_trainable_variables`, `metrics_variables`."
+                )
+            mapping.extend(zip(variables, values, strict=True))
+        with StatelessScope(mapping, collect_losses=True) as scope:
+            y_pred = self._forward(x, training=training)
+            loss = self._compute_loss(x, y, y_pred, sample_weight, training=training)
+            unscaled_loss = loss
+            scale = getattr(self.optimizer, "scale_loss", None) if training else None
+            if scale is not None:
+                loss = scale(loss)
+        updated = []
+        for variables, values in zip(groups[1:3], given[1:3], strict=True):
+            news = [scope.get_current_value(v) for v in variables]
+            updated.append([o if n is None else n for n, o in zip(news, values, strict=True)])
+        return loss, (unscaled_loss, y_pred, updated[0], updated[1])
 
     def _explicit_state_groups(self, step_name):
         # The variables behind the state tuple of Keras's JAX-style steps, in its order:
@@ -422,6 +613,25 @@ class Model(TrainerMixin, Layer):
             filepath: a path ending in ``.keras``.
             overwrite: replace an existing file (else it is an error).
             zipped: write a zip (default) or, with False, a folder.
+
+        Saving is mb-saving's: ``import mb`` (or ``import mb_saving``) installs it.
+        The file loads with `load_model` here or with Keras 3's.
+
+        Example:
+
+        >>> import os, tempfile
+        >>> import numpy as np
+        >>> import mb_saving
+        >>> from mb_layers import Input
+        >>> from mb_layers.layers import Dense
+        >>> from mb_train.models import Sequential
+        >>> model = Sequential([Input((2,)), Dense(3)])
+        >>> path = os.path.join(tempfile.mkdtemp(), "model.keras")
+        >>> model.save(path)
+        >>> restored = mb_saving.load_model(path)
+        >>> x = np.ones((1, 2), "float32")
+        >>> bool(np.allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0)))
+        True
         """
         implementation = _saving_hook.saving_implementation("save")
         return implementation.save_model(
@@ -451,3 +661,99 @@ class Model(TrainerMixin, Layer):
         """
         implementation = _saving_hook.saving_implementation("load_weights")
         return implementation.load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+    def export(
+        self, filepath, format="tf_saved_model", verbose=None, input_signature=None, **kwargs
+    ):
+        """Exports the model's forward pass as an inference artifact (mb-export).
+
+        Args:
+            filepath: a folder (``tf_saved_model``) or a file: ``.onnx``, ``.xml``
+                (``openvino``), ``.tflite`` (``litert``), ``.pt2`` (``torch``).
+            format: ``"tf_saved_model"``, ``"onnx"``, ``"openvino"``, ``"litert"``
+                or ``"torch"``. A backend that cannot write the format itself
+                converts on one that can, through a ``.keras`` file.
+            verbose: print where the artifact went (default True).
+            input_signature: the inputs' specs (``[mb.InputSpec((None, 3))]``);
+                default: the model's inputs with a dynamic batch axis.
+            **kwargs: format options (``opset_version``, ``jax2tf_kwargs``,
+                ``torch.export`` and LiteRT converter options).
+        """
+        return _export_hook.export_implementation()(
+            self,
+            filepath,
+            format=format,
+            verbose=verbose,
+            input_signature=input_signature,
+            **kwargs,
+        )
+
+
+_FUNCTIONAL_ARGS = ("inputs", "outputs", "name", "trainable")
+
+
+def _functional_constructor(cls):
+    functional = Model._functional_class
+    if cls is functional or (functional is not None and cls.__init__ is functional.__init__):
+        return True
+    spec = inspect.getfullargspec(cls.__init__)
+    args = spec.args[1:]
+    if args and list(_FUNCTIONAL_ARGS[: len(args)]) == args and len(args) >= 2:
+        return True
+    return spec.varargs is not None and spec.varkw is not None
+
+
+def _functional_from_config(cls, config, custom_objects):
+    inputs, outputs = deserialize_graph(
+        config,
+        deserialize_operation=lambda entry: _registry.deserialize(
+            entry, custom_objects=custom_objects
+        ),
+    )
+    kwargs = {"name": config.get("name")}
+    trainable = config.get("trainable", True)
+    spec = inspect.getfullargspec(cls.__init__)
+    takes_trainable = "trainable" in spec.args or spec.varkw is not None
+    if takes_trainable or cls is Model:
+        kwargs["trainable"] = trainable
+    model = cls(inputs, outputs, **kwargs)
+    if not takes_trainable and not trainable and cls is not Model:
+        model.trainable = False
+    return model
+
+
+def _nested_by_path(variables, value_format):
+    if value_format not in ("backend_tensor", "numpy_array"):
+        raise ValueError(
+            "Invalid `value_format` argument. Expected one of {'numpy_array', "
+            f"'backend_tensor'}}. Received: value_format={value_format!r}"
+        )
+    nested = {}
+    seen = set()
+    for variable in variables:
+        path = variable.path
+        if path in seen:
+            raise ValueError(
+                "The following variable path is found twice in the model: "
+                f"'{path}'. `get_state_tree()` can only be called when all variable "
+                "paths are unique. Make sure to give unique names to your layers (and "
+                "other objects)."
+            )
+        seen.add(path)
+        value = variable.value if value_format == "backend_tensor" else variable.numpy()
+        *parents, leaf = path.split("/")
+        node = nested
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return nested
+
+
+def _flatten_by_path(nested, prefix=""):
+    flat = {}
+    for key, value in nested.items():
+        if isinstance(value, dict):
+            flat.update(_flatten_by_path(value, f"{prefix}{key}/"))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat

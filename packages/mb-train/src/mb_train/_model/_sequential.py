@@ -19,13 +19,13 @@ class Sequential(_SequentialNetwork, Model):
 
     _untracked_attributes = _SequentialNetwork._untracked_attributes | TRAINER_ATTRIBUTES
 
+    def __new__(cls, *args, **kwargs):
+        # Keras's signature for the class: ``Sequential(*args, **kwargs)``.
+        return super().__new__(cls, *args, **kwargs)
+
     def __init__(self, layers=None, trainable=True, name=None):
         _SequentialNetwork.__init__(self, layers=layers, trainable=trainable, name=name)
         TrainerMixin._init_trainer(self)
 
-    @property
-    def output_shape(self):
-        return self.output.shape
 
-
-register_builtin(Sequential, module="keras", registered_name="Sequential")
+register_builtin(Sequential, module="keras")  # Keras: keras.Sequential, no registered name

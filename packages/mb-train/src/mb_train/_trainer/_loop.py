@@ -1,6 +1,7 @@
 """`fit`, `evaluate`, `predict` and the ``*_on_batch`` methods, written once."""
 
 import itertools
+import warnings
 
 import numpy as np
 
@@ -11,10 +12,10 @@ from mb_data import (
     unpack_x_y_sample_weight,
 )
 from mb_graph import KerasTensor, is_keras_tensor, tree
-from mb_ops import StatelessScope, backends, ops
+from mb_ops import StatelessScope, backends, config, filter_traceback, ops
 from mb_ops.dtypes import standardize_dtype
 from mb_train._progress import is_interactive
-from mb_train._trainer import _runner
+from mb_train._trainer import _distributed, _memory, _runner
 from mb_train.callbacks._callback import logs_to_floats
 from mb_train.callbacks._callback_list import CallbackList
 
@@ -49,6 +50,8 @@ _NOTHING_TO_EVALUATE = (
 
 
 def _resolve_verbose(verbose):
+    if not _distributed.is_chief():
+        return 0  # one progress display per run: process 0's
     if verbose == "auto":
         return 1 if is_interactive() else 2
     return int(verbose)
@@ -67,6 +70,9 @@ class TrainerMixin:
         self._compile_metrics = None
         self._loss_tracker = None
         self._runners = {}
+        self.train_function = None
+        self.test_function = None
+        self.predict_function = None
         self._trainable_cache = None
         self._run_eagerly = False
         self._jit_compile = "auto"
@@ -106,10 +112,11 @@ class TrainerMixin:
         self._compile_loss.check(y, y_pred, sample_weight)
 
     def _overrides(self, name):
-        """Whether the model replaces mb's own `name` (a method of `Model`, the class
-        that comes right before this mixin in the method resolution order)."""
-        mro = type(self).__mro__
-        own = getattr(mro[mro.index(TrainerMixin) - 1], name, None)
+        """Whether the model replaces mb's own `name` (a method of `Model`: the most
+        basic class of the model's method resolution order that mixes this one in;
+        other mixins of `Model`, such as quantization's, may stand between)."""
+        trainers = [c for c in type(self).__mro__ if issubclass(c, TrainerMixin)]
+        own = getattr(trainers[-2], name, None)  # trainers[-1] is TrainerMixin itself
         method = getattr(self, name)
         return getattr(method, "__func__", method) is not own
 
@@ -137,11 +144,22 @@ class TrainerMixin:
             message = _NO_LOSS if mode == "train" else _NOTHING_TO_EVALUATE
             raise ValueError(message.format(method=method))
 
+    def _needs_predictions(self):
+        """Whether building needs the model's outputs: an unbuilt layer, or a compiled
+        loss or metric, which are built from the outputs' structure. A model built in
+        ``__init__`` (``self.built = True``) that trains by its own ``train_step`` only
+        (Keras's GAN pattern, no `call`) needs no forward pass, as in Keras."""
+        if self._compile_loss is not None or self._compile_metrics is not None:
+            return True
+        return not all(layer.built for layer in self._flatten_layers(include_self=True))
+
     def _build_for_batch(self, data, training, method):
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self._placeholder_predictions(x)
-        if y_pred is None:
-            y_pred = self._forward(x, training=False)
+        y_pred = None
+        if self._needs_predictions():
+            y_pred = self._placeholder_predictions(x)
+            if y_pred is None:
+                y_pred = self._forward(x, training=False)
         self._check_objective(method, "train" if training else "test", x)
         if self._compile_loss is not None and not self._compile_loss.built:
             self._compile_loss.build(self, y, y_pred)
@@ -184,7 +202,12 @@ class TrainerMixin:
             read_only, mutable, method = trainable, non_trainable + metrics, self.test_step
         else:
             read_only, mutable, method = trainable, non_trainable, self.predict_step
-        key = (mode, tuple(id(v) for v in read_only), tuple(id(v) for v in mutable))
+        key = (
+            mode,
+            tuple(id(v) for v in read_only),
+            tuple(id(v) for v in mutable),
+            id(_distributed.active()),
+        )
         runner = self._runners.get(mode)
         if runner is None or runner.key != key:
             spe = self._steps_per_execution if mode != "predict" else 1
@@ -195,11 +218,55 @@ class TrainerMixin:
                 self._compile_mode(),
                 steps_per_execution=spe,
                 pure=getattr(method, "_mb_pure_step", False),
+                gather_outputs=mode == "predict",
             )
             runner.key = key
             self._runners[mode] = runner
         self._trainable_cache = trainable
         return runner
+
+    # ----- the step functions fit/evaluate/predict call ------------------------------
+
+    def _make_function(self, mode, force):
+        attribute = f"{mode}_function"
+        current = getattr(self, attribute, None)
+        if current is not None and not force:
+            own = getattr(current, "_mb_runner", None)
+            # A function the user set stays; mb's own follows the model's variables.
+            if own is None or own is self._runner(mode):
+                return current
+        runner = self._runner(mode)
+
+        def function(data):
+            if len(data) == 1:
+                return runner.run(data[0])
+            return runner.run_many(data)
+
+        function._mb_runner = runner
+        setattr(self, attribute, function)
+        return function
+
+    def make_train_function(self, force=False):
+        """The function `fit` and `train_on_batch` call: ``train_function(data) -> logs``,
+        `data` a list of batches (``steps_per_execution`` of them at most), running
+        `train_step` on each, compiled as `compile` asked.
+
+        It is kept in ``model.train_function`` (reset by `compile`); a function set
+        there by the user is used as is. With ``force=True`` mb's own is made again.
+        """
+        return self._make_function("train", force)
+
+    def make_test_function(self, force=False):
+        """The function `evaluate` and `test_on_batch` call: ``test_function(data) ->
+        logs``, running `test_step` on each batch of the list `data` (kept in
+        ``model.test_function``; see `make_train_function`)."""
+        return self._make_function("test", force)
+
+    def make_predict_function(self, force=False):
+        """The function `predict` and `predict_on_batch` call: ``predict_function(data)
+        -> outputs``, running `predict_step` on the batch in the one-element list
+        `data` (kept in ``model.predict_function``; see `make_train_function`)."""
+        return self._make_function("predict", force)
 
     def _callbacks(self, callbacks, verbose, **params):
         if isinstance(callbacks, CallbackList):
@@ -217,6 +284,7 @@ class TrainerMixin:
 
     # ----- fit ------------------------------------------------------------------------
 
+    @filter_traceback
     def fit(
         self,
         x=None,
@@ -236,8 +304,57 @@ class TrainerMixin:
         validation_batch_size=None,
         validation_freq=1,
     ):
-        """Trains the model; returns a `History` of the per-epoch logs (Keras's `fit`)."""
+        """Trains the model; returns a `History` of the per-epoch logs (Keras's `fit`).
+
+        Needs a backend that can train (jax, torch, tensorflow) and a compiled model.
+
+        Args:
+            x: the inputs: an array (a list or dict of arrays for several inputs), a
+                `PyDataset`, a generator, a `tf.data.Dataset`, a torch `DataLoader` or
+                a grain dataset; a dataset yields ``(x, y)`` or
+                ``(x, y, sample_weight)``.
+            y: the targets, like `x`; None when `x` yields them.
+            batch_size: samples per step for array inputs (default 32).
+            epochs: the epoch to stop after (counting from `initial_epoch`).
+            verbose: "auto" or 1 (a progress bar), 2 (one line per epoch), 0 (silent).
+            callbacks: `Callback` objects called during training.
+            validation_split: the fraction of array data held out for validation:
+                the last samples, taken before shuffling.
+            validation_data: data evaluated at the end of each epoch: ``(x_val,
+                y_val)``, ``(x_val, y_val, sample_weight)`` or a dataset.
+            shuffle: shuffle array data before each epoch.
+            class_weight: a dict mapping class indices to loss weights.
+            sample_weight: per-sample loss weights for array data.
+            initial_epoch: the epoch to start from (to resume training).
+            steps_per_epoch: batches per epoch (default: the whole data once).
+            validation_steps: batches of validation data per evaluation.
+            validation_batch_size: the batch size of the validation data.
+            validation_freq: validate every this many epochs.
+
+        Returns:
+            A `History`: ``history.history`` maps each logged name (``loss``, the
+            metrics, ``val_...``) to its per-epoch values.
+
+        Example:
+
+        >>> import numpy as np
+        >>> from mb_layers import Input
+        >>> from mb_layers.layers import Dense
+        >>> from mb_train.models import Sequential
+        >>> model = Sequential([Input((3,)), Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+        >>> x, y = np.ones((16, 3), "float32"), np.full((16, 1), 2.0, "float32")
+        >>> history = model.fit(x, y, epochs=3, batch_size=8, verbose=0)
+        >>> sorted(history.history), len(history.history["loss"])
+        (['loss', 'mae'], 3)
+        >>> history.history["loss"][-1] < history.history["loss"][0]
+        True
+        """
         self._assert_compiled("fit")
+        cap = config.max_epochs()  # a debugging cap (Keras's too)
+        if cap and cap < epochs:
+            warnings.warn(f"Limiting epochs to {cap}", stacklevel=2)
+            epochs = cap
         _runner.check_can_train()
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = train_validation_split(
@@ -273,7 +390,7 @@ class TrainerMixin:
                 raise ValueError("fit() received no data: the input yielded no batch.")
             self._build_for_batch(first[2][0], training=True, method="fit")
             pending = _Pending(first, chunks)
-        runner = self._runner("train")
+        train_function = self.make_train_function()
         callbacks = self._callbacks(
             callbacks, verbose, epochs=epochs, steps=iterator.num_batches, mode="fit"
         )
@@ -295,10 +412,9 @@ class TrainerMixin:
             logs = None
             for begin, end, batches in chunks:
                 callbacks.on_train_batch_begin(begin)
-                if len(batches) == 1:
-                    logs = runner.run(batches[0])
-                else:
-                    logs = runner.run_many(batches)
+                with _memory.naming_the_batch(batches, "fit"):
+                    logs = train_function(batches)
+                logs = _distributed.global_logs(self, logs)
                 callbacks.on_train_batch_end(end, logs)
                 if self.stop_training:
                     break
@@ -333,22 +449,25 @@ class TrainerMixin:
     # ----- evaluate -------------------------------------------------------------------
 
     def _evaluate_iterator(self, iterator, callbacks, method="evaluate"):
-        runner = None
+        test_function = None
         self.reset_metrics()
         callbacks.on_test_begin()
         logs = None
         for begin, end, batches in iterator.enumerate_epoch():
-            if runner is None:
+            if test_function is None:
                 if not self._ready_for("test"):
                     self._build_for_batch(batches[0], training=False, method=method)
-                runner = self._runner("test")
+                test_function = self.make_test_function()
             callbacks.on_test_batch_begin(begin)
-            logs = runner.run(batches[0]) if len(batches) == 1 else runner.run_many(batches)
+            with _memory.naming_the_batch(batches, method):
+                logs = test_function(batches)
+            logs = _distributed.global_logs(self, logs)
             callbacks.on_test_batch_end(end, logs)
         logs = logs_to_floats(logs) if logs is not None else {}
         callbacks.on_test_end(logs)
         return logs
 
+    @filter_traceback
     def evaluate(
         self,
         x=None,
@@ -359,8 +478,48 @@ class TrainerMixin:
         steps=None,
         callbacks=None,
         return_dict=False,
+        **kwargs,
     ):
-        """Returns the loss and metrics on the data (a list, or a dict with `return_dict`)."""
+        """Returns the loss and metrics on the data (a list, or a dict with `return_dict`).
+
+        Works on every backend, the inference-only ones included.
+
+        Args:
+            x: the inputs, as for `fit`.
+            y: the targets, as for `fit`.
+            batch_size: samples per step for array inputs (default 32).
+            verbose: "auto" or 1 (a progress bar), 0 (silent).
+            sample_weight: per-sample loss weights for array data.
+            steps: the number of batches to evaluate (default: all of the data).
+            callbacks: `Callback` objects called during evaluation.
+            return_dict: return ``{name: value}`` instead of a list.
+            **kwargs: only Keras's internal ``_use_cached_eval_dataset`` (ignored);
+                anything else is a `ValueError`.
+
+        Returns:
+            The loss then the compiled metrics, as floats, in Keras's order (a
+            single float when there is only the loss).
+
+        Example:
+
+        >>> import numpy as np
+        >>> from mb_layers import Input
+        >>> from mb_layers.layers import Dense
+        >>> from mb_train.models import Sequential
+        >>> model = Sequential([Input((2,)), Dense(1, kernel_initializer="ones")])
+        >>> model.compile(loss="mse", metrics=["mae"])
+        >>> x, y = np.ones((4, 2)), np.full((4, 1), 3.0)  # predictions are 2.0
+        >>> model.evaluate(x, y, verbose=0)
+        [1.0, 1.0]
+        >>> model.evaluate(x, y, verbose=0, return_dict=True)
+        {'loss': 1.0, 'mae': 1.0}
+        """
+        kwargs.pop("_use_cached_eval_dataset", None)  # Keras's fit passes it; mb has no cache
+        if kwargs:
+            raise ValueError(
+                f"evaluate() got unexpected arguments: {kwargs}. It takes x, y, batch_size, "
+                "verbose, sample_weight, steps, callbacks and return_dict."
+            )
         self._assert_compiled("evaluate")
         iterator = EpochIterator(
             x,
@@ -377,23 +536,51 @@ class TrainerMixin:
 
     # ----- predict --------------------------------------------------------------------
 
+    @filter_traceback
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
-        """The model's outputs on `x`, as NumPy arrays (batches concatenated)."""
+        """The model's outputs on `x`, as NumPy arrays (batches concatenated).
+
+        Works on every backend and needs no `compile`.
+
+        Args:
+            x: the inputs, as for `fit` (a dataset's targets are ignored).
+            batch_size: samples per step for array inputs (default 32).
+            verbose: "auto" or 1 (a progress bar), 0 (silent).
+            steps: the number of batches to predict (default: all of the data).
+            callbacks: `Callback` objects called during prediction.
+
+        Returns:
+            A NumPy array, or the model's output structure (list, dict) of them.
+
+        Example:
+
+        >>> import numpy as np
+        >>> from mb_layers import Input
+        >>> from mb_layers.layers import Dense
+        >>> from mb_train.models import Sequential
+        >>> model = Sequential([Input((2,)), Dense(1, kernel_initializer="ones")])
+        >>> model.predict(np.array([[1.0, 2.0], [3.0, 4.0]]), verbose=0)
+        array([[3.],
+               [7.]], dtype=float32)
+        """
         iterator = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
         verbose = _resolve_verbose(verbose)
         callbacks = self._callbacks(callbacks, verbose, steps=iterator.num_batches, mode="predict")
         callbacks.on_predict_begin()
-        runner = None
+        predict_function = None
         outputs = []
         for begin, end, batches in iterator.enumerate_epoch():
-            for data in batches:
-                if runner is None:
+            for position, data in enumerate(batches):
+                if predict_function is None:
                     if not self.built:
                         x_batch, _, _ = unpack_x_y_sample_weight(data)
                         self(x_batch)
-                    runner = self._runner("predict")
+                    predict_function = self.make_predict_function()
                 callbacks.on_predict_batch_begin(begin)
-                outputs.append(runner.run(data))
+                with _memory.naming_the_batch([data], "predict"):
+                    batch_outputs = predict_function([data])
+                gathered = _distributed.gather_outputs(batch_outputs, iterator, position)
+                outputs.append(batch_outputs if gathered is None else gathered)
             callbacks.on_predict_batch_end(end, {"outputs": outputs[-1]} if outputs else None)
         callbacks.on_predict_end()
         if not outputs:
@@ -419,9 +606,9 @@ class TrainerMixin:
         data = _convert_batch((x, y, sample_weight) if sample_weight is not None else (x, y))
         if not self._ready_for("train"):
             self._build_for_batch(data, training=True, method="train_on_batch")
-        runner = self._runner("train")
+        train_function = self.make_train_function()
         self.reset_metrics()
-        logs = logs_to_floats(runner.run(data))
+        logs = logs_to_floats(train_function([data]))
         return logs if return_dict else self._logs_in_order(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
@@ -432,28 +619,22 @@ class TrainerMixin:
         data = _convert_batch((x, y, sample_weight) if sample_weight is not None else (x, y))
         if not self._ready_for("test"):
             self._build_for_batch(data, training=False, method="test_on_batch")
-        runner = self._runner("test")
+        test_function = self.make_test_function()
         self.reset_metrics()
-        logs = logs_to_floats(runner.run(data))
+        logs = logs_to_floats(test_function([data]))
         return logs if return_dict else self._logs_in_order(logs)
 
     def _logs_in_order(self, logs):
-        """The logs' values as Keras lists them: the loss, the compiled metrics, the
-        per-output losses and the other metrics, where their log name is the metric's
-        own name, then every other entry by sorted name (e.g. the per-output metrics
-        of a multi-output model); one value alone is returned bare."""
-        compiled = []
-        if self._compile_metrics is not None and self._compile_metrics.built:
-            compiled = self._compile_metrics.metrics
-        per_output = self._compile_loss.trackers if self._compile_loss is not None else []
-        grouped = {id(m) for m in compiled + per_output}
+        """The logs' values as Keras lists them (its ``_flatten_metrics_in_order``):
+        by ``model.metrics``, the compiled metrics by their own names, then every
+        other entry by sorted name (e.g. the per-output metrics of a multi-output
+        model); a name is listed once; one value alone is returned bare."""
         names = []
         for metric in self.metrics:
-            if id(metric) in grouped:
-                continue
-            names.append(metric.name)
-            if metric is self._loss_tracker:
-                names += [m.name for m in compiled] + [t.name for t in per_output]
+            if metric is self._compile_metrics:
+                names += [m.name for m in metric.metrics]
+            else:
+                names.append(metric.name)
         ordered = [n for n in dict.fromkeys(names) if n in logs]
         ordered += sorted(k for k in logs if k not in ordered)
         values = [logs[k] for k in ordered]
@@ -464,7 +645,7 @@ class TrainerMixin:
         data = _convert_batch(x)
         if not self.built:
             self(data)
-        outputs = self._runner("predict").run((data,))
+        outputs = self.make_predict_function()([(data,)])
         return tree.map_structure(_to_numpy, outputs)
 
 

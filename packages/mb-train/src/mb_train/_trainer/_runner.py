@@ -21,10 +21,10 @@ Two forms of a user's own step are adapted here:
 """
 
 import inspect
-import itertools
 
 from mb_graph import tree
 from mb_ops import StatelessScope, backends
+from mb_train._trainer import _distributed
 
 _NOT_TRAINABLE = (
     "fit() and train_on_batch() need a backend that can differentiate; the {name} backend "
@@ -33,28 +33,13 @@ _NOT_TRAINABLE = (
 )
 
 
-def training_module():
-    """The active backend's ``training`` module, or None when it has none yet."""
-    try:
-        return backends.backend_module("training")
-    except ModuleNotFoundError:
-        return None
-
-
 def check_can_train():
     """Raise a clear error when the active backend cannot train; else its ``training``."""
-    module = training_module()
-    name = backends.backend_descriptor().name  # fixed per process: no entry-point scan
-    if module is None:
-        raise NotImplementedError(
-            _NOT_TRAINABLE.format(name=name, reason="it has no `training` module")
-        )
-    unsupported = getattr(module, "UNSUPPORTED", {})
-    if "value_and_grad" in unsupported:
-        raise NotImplementedError(
-            _NOT_TRAINABLE.format(name=name, reason=unsupported["value_and_grad"])
-        )
-    return module
+    reason = backends.unsupported_reason("training", "value_and_grad")
+    if reason is not None:
+        name = backends.backend_descriptor().name  # fixed per process: no entry-point scan
+        raise NotImplementedError(_NOT_TRAINABLE.format(name=name, reason=reason))
+    return backends.backend_module("training")
 
 
 class StepRunner:
@@ -68,18 +53,32 @@ class StepRunner:
         steps_per_execution: steps per compiled call (train/test only).
         pure: the method's Python has no effect but its result (mb's own steps),
             so a backend that runs eagerly by default may record and replay it.
+        gather_outputs: the outputs are per-row predictions: under a distribution
+            whose replicas each compute some rows, they are concatenated.
     """
 
     def __init__(
-        self, method, read_only, mutable, compile="auto", steps_per_execution=1, pure=False
+        self,
+        method,
+        read_only,
+        mutable,
+        compile="auto",
+        steps_per_execution=1,
+        pure=False,
+        gather_outputs=False,
     ):
         self.method = _explicit_state_adapter(method)
         self.read_only = list(read_only)
         self.mutable = list(mutable)
         self.steps_per_execution = steps_per_execution
         self.pure = pure
-        self._module = training_module()
-        native = bool(getattr(self._module, "ASSIGNS_IN_COMPILED", False))
+        self._layouts = _distributed.state_layouts(self.mutable)
+        # Engines that run a step once per replica (tf.distribute) wrap the pure step.
+        self._replicated = _distributed.replicated_step(
+            self._pure_local, self.mutable, gather_outputs
+        )
+        self._jit = backends.lookup("training", "jit")
+        native = bool(backends.lookup("training", "ASSIGNS_IN_COMPILED"))
         # A user's step on such an engine runs on the live variables (see the module
         # docstring), compiled or eager.
         self._live = native and not pure
@@ -92,13 +91,19 @@ class StepRunner:
             self._step = self._compile(self._pure, compile, donate=(1,))
         self._multi = None
         # Background compilation of the multi-step function, where the engine has it.
-        self._ahead = None if hasattr(self._module, "compile_ahead") else _NO_AHEAD
+        self._compile_ahead = backends.lookup("training", "compile_ahead")
+        self._ahead = None if self._compile_ahead is not None else _NO_AHEAD
         if steps_per_execution > 1:
             self._multi = self._make_multi(compile)
 
     # ----- the pure function ----------------------------------------------------------
 
     def _pure(self, read_only_values, mutable_values, data):
+        if self._replicated is not None:
+            return self._replicated(read_only_values, mutable_values, data)
+        return self._pure_local(read_only_values, mutable_values, data)
+
+    def _pure_local(self, read_only_values, mutable_values, data):
         mapping = list(zip(self.read_only, read_only_values, strict=True))
         mapping += list(zip(self.mutable, mutable_values, strict=True))
         # The values are the step's own (what it returns becomes the state), so the
@@ -109,6 +114,8 @@ class StepRunner:
         ) as scope:
             outputs = self.method(data)
         new = [scope.get_current_value(v) for v in self.mutable]
+        if self._layouts is not None:
+            new = _distributed.constrain_state(self._layouts, new)
         return new, outputs
 
     def _stateful(self, data):
@@ -122,33 +129,17 @@ class StepRunner:
         return outputs
 
     def _compile(self, fn, compile, donate):
-        if compile is False or self._module is None:
+        if compile is False or self._jit is None:
             return fn
-        jit = getattr(self._module, "jit", None)
-        if jit is None or "jit" in getattr(self._module, "UNSUPPORTED", {}):
-            return fn
-        options = {"donate_argnums": donate, "autograph": False}
-        if compile is True:
-            options["jit_compile"] = True
-        elif self.pure:
-            options["pure"] = True
-        # Options are hints: a backend that does not know one (jax has no autograph,
-        # torch no buffer donation, only torch records pure steps) is asked again
-        # without it, dropping as few as possible (autograph=False matters on tf).
-        droppable = [k for k in ("pure", "donate_argnums", "autograph") if k in options]
-        for count in range(len(droppable) + 1):
-            for drop in itertools.combinations(droppable, count):
-                try:
-                    return jit(fn, **{k: v for k, v in options.items() if k not in drop})
-                except TypeError:
-                    continue
-        return fn
+        # compile="auto" leaves the choice to the engine (jit_compile=None).
+        jit_compile = True if compile is True else None
+        return self._jit(fn, jit_compile=jit_compile, donate_argnums=donate, pure=self.pure)
 
     def _make_multi(self, compile):
         n = self.steps_per_execution
-        if compile is False or self._module is None:
+        if compile is False:
             return None
-        multi_step = getattr(self._module, "multi_step", None)
+        multi_step = backends.lookup("training", "multi_step")
         if self._live:
             return self._make_live_multi(compile, multi_step)
         if n > _UNROLL_LIMIT and multi_step is not None:
@@ -158,8 +149,7 @@ class StepRunner:
                 new, outputs = self._pure(read_only, mutable, data)
                 return (read_only, new), outputs
 
-            kwargs = {"jit_compile": True} if compile is True else {}
-            run = multi_step(body, n, **kwargs)
+            run = multi_step(body, n, jit_compile=True if compile is True else None)
             return lambda read_only, mutable, batches: _unpack(run((read_only, mutable), batches))
 
         # Short ones are unrolled into one compiled function of the n batches.
@@ -184,8 +174,11 @@ class StepRunner:
         # The step assigns the live variables itself: no state goes in or out.
         n = self.steps_per_execution
         if n > _UNROLL_LIMIT and multi_step is not None:
-            kwargs = {"jit_compile": True} if compile is True else {}
-            run = multi_step(lambda state, data: (state, self.method(data)), n, **kwargs)
+            run = multi_step(
+                lambda state, data: (state, self.method(data)),
+                n,
+                jit_compile=True if compile is True else None,
+            )
             return lambda batches: run((), batches)[1]
 
         def unrolled_live(batches):
@@ -263,7 +256,7 @@ class StepRunner:
             self._ahead = _START_AHEAD
             return None
         if ahead is _START_AHEAD:  # ... then the N-step one compiles in the background
-            future = self._module.compile_ahead(self._multi, read_only, mutable, list(batches))
+            future = self._compile_ahead(self._multi, read_only, mutable, list(batches))
             if future is None:  # not a function the engine compiles ahead
                 self._ahead = _NO_AHEAD
                 return self._multi

@@ -6,13 +6,17 @@ from mb_ops import backends
 
 
 def logs_to_floats(logs):
-    """Tensors in `logs` as Python floats (one host transfer per value)."""
+    """Tensors in `logs` as Python floats (one host transfer per value). A dict value
+    (e.g. ``model.metrics[-1].result()`` returned by a custom step, the compiled
+    metrics' results) is flattened into the logs, its keys sorted, as Keras does."""
     if not logs:
         return {}
     convert = backends.backend_module("core").convert_to_numpy
     out = {}
     for key, value in logs.items():
-        if isinstance(value, int | float):
+        if isinstance(value, dict):
+            out.update(logs_to_floats(dict(sorted(value.items()))))
+        elif isinstance(value, int | float):
             out[key] = value
         else:
             array = np.asarray(convert(value))

@@ -4,11 +4,12 @@ import csv
 import json
 import os
 import shutil
-import tempfile
 import zipfile
 
 import numpy as np
 
+from mb_train._atomic_files import atomic_file, remove_stale
+from mb_train._trainer._distributed import is_chief
 from mb_train.callbacks._callback import Callback
 from mb_train.callbacks._monitors import _get_monitor, _mode_op
 
@@ -23,18 +24,10 @@ _MISMATCH = (
 
 
 def _atomic_write(path, write):
-    """Writes through a temporary file in the same folder, then renames it into place."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.basename(path))
-    os.close(fd)
-    try:
+    """Writes through a temporary file in the same folder, then renames it into place
+    (with the mode ``open(path, "w")`` would give; see `mb_train._atomic_files`)."""
+    with atomic_file(path) as tmp:
         write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 def _training_variables(model):
@@ -107,17 +100,35 @@ class CSVLogger(Callback):
         super().__init__()
         self.filename, self.sep, self.append = os.fspath(filename), separator, append
         self._file, self._writer, self._keys = None, None, None
+        self._write_header = True
+
+    # Keras's public state: the open file, its csv writer, the columns (after `epoch`)
+    # fixed by the first epoch's logs, and whether the header is still to be written.
+    csv_file = property(lambda self: self._file, lambda self, v: setattr(self, "_file", v))
+    writer = property(lambda self: self._writer, lambda self, v: setattr(self, "_writer", v))
+    keys = property(lambda self: self._keys, lambda self, v: setattr(self, "_keys", v))
+    append_header = property(
+        lambda self: self._write_header, lambda self, v: setattr(self, "_write_header", v)
+    )
 
     def on_train_begin(self, logs=None):
+        self._file = None
+        if not is_chief():  # in a run of several processes, process 0 writes the logs
+            return
         exists = self.append and os.path.exists(self.filename)
         self._file = open(self.filename, "a" if self.append else "w", newline="")  # noqa: SIM115
         self._writer, self._keys = None, None
         self._write_header = not exists
 
     def on_epoch_end(self, epoch, logs=None):
+        if self._file is None:
+            return
         logs = logs or {}
         if self._keys is None:
             self._keys = sorted(logs)
+            # Keras's columns: without validation logs, the val_ columns come too (NA).
+            if self._keys and not any(k.startswith("val_") for k in self._keys):
+                self._keys += [f"val_{k}" for k in self._keys]
             self._writer = csv.DictWriter(
                 self._file, fieldnames=["epoch", *self._keys], delimiter=self.sep
             )
@@ -175,6 +186,8 @@ class ModelCheckpoint(Callback):
             raise ValueError(f"`save_freq` must be 'epoch' or a positive int. Got {save_freq!r}.")
         self.filepath, self.monitor, self.verbose = os.fspath(filepath), monitor, verbose
         self.save_best_only, self.save_freq = save_best_only, save_freq
+        self.mode = mode
+        self.min_delta = 0  # Keras's: any improvement counts
         self.monitor_op = _mode_op(mode, monitor)
         self.best = initial_value_threshold
         self._batches = 0
@@ -204,6 +217,8 @@ class ModelCheckpoint(Callback):
             if self.best is not None and not self.monitor_op(value, self.best):
                 return
             self.best = value
+        if not is_chief():  # in a run of several processes, process 0 writes the files
+            return
         if self.save_weights_only:
             self.model.save_weights(path, overwrite=True)
         else:
@@ -297,6 +312,8 @@ class BackupAndRestore(Callback):
                 f"'{self.model.name}' is not built: call it on a batch of data or call "
                 "model.build(input_shape) before fit()."
             )
+        if is_chief():  # every process restores; process 0 alone writes (and cleans up)
+            remove_stale(self.backup_dir)  # temporaries of a backup that was killed
         if os.path.exists(self._weights_path):
             load_training_state(self.model, self._weights_path)
         if os.path.exists(self._metadata_path):
@@ -338,6 +355,8 @@ class BackupAndRestore(Callback):
         return False
 
     def _backup(self):
+        if not is_chief():
+            return
         os.makedirs(self.backup_dir, exist_ok=True)
         if self.double_checkpoint:
             for latest, previous in (
@@ -356,7 +375,7 @@ class BackupAndRestore(Callback):
         _atomic_write(self._metadata_path, write)
 
     def on_train_end(self, logs=None):
-        if not self.delete_checkpoint:
+        if not self.delete_checkpoint or not is_chief():
             return
         for path in (
             self._weights_path,

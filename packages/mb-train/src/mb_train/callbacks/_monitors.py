@@ -52,8 +52,17 @@ class EarlyStopping(Callback):
         self.baseline = baseline
         self.restore_best_weights = restore_best_weights
         self.start_from_epoch = start_from_epoch
+        self.mode = mode
         self.monitor_op = _mode_op(mode, monitor)
         self.stopped_epoch = 0
+        self.wait = 0
+        self.best = None
+        self.best_weights = None
+        self.best_epoch = 0
+
+    def get_monitor_value(self, logs):
+        """The monitored value in `logs`, or None (with a warning naming the logs' keys)."""
+        return _get_monitor(logs, self.monitor, "EarlyStopping")
 
     def _improved(self, value, reference):
         if reference is None:
@@ -69,7 +78,7 @@ class EarlyStopping(Callback):
         self.best_epoch = 0
 
     def on_epoch_end(self, epoch, logs=None):
-        value = _get_monitor(logs, self.monitor, "EarlyStopping")
+        value = self.get_monitor_value(logs)
         if value is None or epoch < self.start_from_epoch:
             return
         if self.restore_best_weights and self.best_weights is None:
@@ -146,8 +155,14 @@ class ReduceLROnPlateau(Callback):
         min_delta=1e-4,
         cooldown=0,
         min_lr=0.0,
+        **kwargs,
     ):
         super().__init__()
+        if kwargs:
+            raise TypeError(
+                f"ReduceLROnPlateau got unexpected arguments: {sorted(kwargs)}. It takes "
+                "monitor, factor, patience, verbose, mode, min_delta, cooldown and min_lr."
+            )
         if factor >= 1.0:
             raise ValueError(f"ReduceLROnPlateau needs factor < 1. Received: factor={factor}.")
         self.monitor, self.factor, self.patience = monitor, factor, patience
@@ -157,8 +172,13 @@ class ReduceLROnPlateau(Callback):
             cooldown,
             min_lr,
         )
+        self.mode = mode
         self.monitor_op = _mode_op(mode, monitor)
         self.best, self.wait, self.cooldown_counter = None, 0, 0
+
+    def in_cooldown(self):
+        """Whether the rate was reduced less than `cooldown` epochs ago."""
+        return self.cooldown_counter > 0
 
     def on_train_begin(self, logs=None):
         self.best, self.wait, self.cooldown_counter = None, 0, 0

@@ -17,15 +17,32 @@ class ProgbarLogger(Callback):
     # The bar reads the logs itself, only when it redraws.
     _needs_batch_logs = False
 
-    def __init__(self, interactive=None, file=None):
+    def __init__(self):
         super().__init__()
-        self._interactive = interactive
-        self._file = file
+        # Where it draws: a terminal's bars or plain lines (None: decided from the
+        # stream), on `file` (None: stdout). See `_writing_to`.
+        self._interactive = None
+        self._file = None
         self._display = None
         self._epochs = 1
         self._steps = None
         self._verbose = 1
         self._seen = 0
+
+    @classmethod
+    def _writing_to(cls, file=None, interactive=None):
+        """A progress bar drawing on `file` (bars when `interactive`)."""
+        logger = cls()
+        logger._file, logger._interactive = file, interactive
+        return logger
+
+    # Keras's public state: steps seen in the epoch, the current bar, the steps per
+    # epoch, the verbosity and the number of epochs (set by `set_params`).
+    seen = property(lambda self: self._seen, lambda self, v: setattr(self, "_seen", v))
+    progbar = property(lambda self: self._display, lambda self, v: setattr(self, "_display", v))
+    target = property(lambda self: self._steps, lambda self, v: setattr(self, "_steps", v))
+    verbose = property(lambda self: self._verbose, lambda self, v: setattr(self, "_verbose", v))
+    epochs = property(lambda self: self._epochs, lambda self, v: setattr(self, "_epochs", v))
 
     def set_params(self, params):
         super().set_params(params)

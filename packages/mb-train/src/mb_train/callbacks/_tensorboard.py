@@ -8,6 +8,7 @@ import numpy as np
 
 from mb_ops import backends
 from mb_train import _saving_hook
+from mb_train._trainer._distributed import is_chief
 from mb_train.callbacks._callback import Callback
 from mb_train.callbacks._event_file import EventFileWriter
 from mb_train.callbacks._monitors import _get_lr, _rate_owners
@@ -66,7 +67,7 @@ class TensorBoard(Callback):
         embeddings_metadata=None,
     ):
         super().__init__()
-        del histogram_freq, write_images, profile_batch, embeddings_freq, embeddings_metadata
+        del profile_batch
         if update_freq == "batch":
             update_freq = 1
         if update_freq != "epoch" and (
@@ -80,6 +81,12 @@ class TensorBoard(Callback):
         self.update_freq = update_freq
         self.write_graph = write_graph
         self.write_steps_per_second = write_steps_per_second
+        # Kept as given, as Keras keeps them; mb writes no weight histograms, weight
+        # images or embeddings yet.
+        self.histogram_freq = histogram_freq
+        self.write_images = write_images
+        self.embeddings_freq = embeddings_freq
+        self.embeddings_metadata = embeddings_metadata
         self._writers = {}
         self._global_train_batch = 0
         self._batch_start_time = 0.0
@@ -92,7 +99,10 @@ class TensorBoard(Callback):
 
     def _writer(self, name):
         if name not in self._writers:
-            self._writers[name] = EventFileWriter(os.path.join(self.log_dir, name))
+            if is_chief():
+                self._writers[name] = EventFileWriter(os.path.join(self.log_dir, name))
+            else:  # in a run of several processes, process 0 writes the logs
+                self._writers[name] = _NoWriter()
         return self._writers[name]
 
     def _close_writers(self):
@@ -195,3 +205,19 @@ class TensorBoard(Callback):
         writer = self._writer("validation")
         writer.add_scalars({f"evaluation_{k}_vs_iterations": v for k, v in logs.items()}, step)
         writer.flush()
+
+
+class _NoWriter:
+    """What the processes other than process 0 write to: nothing."""
+
+    def add_scalars(self, *args, **kwargs):
+        pass
+
+    def add_text_tensor(self, *args, **kwargs):
+        pass
+
+    def flush(self):
+        pass
+
+    def close(self):
+        pass

@@ -140,20 +140,22 @@ def _lookup(name, custom_objects):
     return None
 
 
-def deserialize(config, custom_objects=None):
-    """The loss object or function described by `config` (a name or a Keras 3 dict).
+def deserialize(name, custom_objects=None):
+    """The loss object or function described by `name` (a name or a Keras 3 dict).
 
     A class name gives an instance (``"Huber"`` -> ``Huber()``), a function name
     or alias gives the function (``"mse"`` -> `mean_squared_error`).
 
     Args:
-        config: a name, or a dict with ``class_name`` and ``config``.
+        name: a name, or a dict with ``class_name`` and ``config`` (Keras's argument
+            name for both).
         custom_objects: optional dict name -> user loss class or function.
 
     Raises:
         ValueError: for an unknown name (the close matches are listed) or a
             dict that is not a loss config.
     """
+    config = name
     if isinstance(config, str):
         found = _lookup(config, custom_objects)
         if found is None:

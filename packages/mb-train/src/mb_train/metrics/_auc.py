@@ -181,6 +181,16 @@ class AUC(Metric):
             return ops.mean(by_label)
         return ops.divide_no_nan(ops.sum(by_label * weights), ops.sum(weights))
 
+    def interpolate_pr_auc(self):
+        """The area under the precision-recall curve of the counts so far, with precision
+        interpolated between thresholds (Davis & Goadrich, 2006): what `result()` gives
+        for ``curve="PR"`` with ``summation_method="interpolation"``, whatever this
+        metric's own `curve` is (Keras's public method)."""
+        if not self._built:
+            return ops.convert_to_tensor(0.0, self.dtype)
+        tp, fp = self.true_positives.value, self.false_positives.value
+        return self._interpolated_pr_auc(tp, fp, self.false_negatives.value)
+
     def _interpolated_pr_auc(self, tp, fp, fn):
         # Davis & Goadrich (2006): precision interpolated between thresholds.
         dtp = tp[:-1] - tp[1:]

@@ -11,6 +11,7 @@ traces into one compiled step (jax.jit, tf.function) and runs eagerly on torch.
 import warnings
 
 from mb_ops import StatelessScope, get_stateless_scope, name_scope, ops
+from mb_train._trainer._distributed import aggregate_gradients
 from mb_train.optimizers import _clipping, _fused
 
 
@@ -57,6 +58,9 @@ class ApplyMixin:
 
     def _apply(self, grads, variables):
         grads, variables = self._filter_empty_gradients(grads, variables)
+        # Each process's gradients of its part of the batch, averaged over the
+        # processes where the engine's tensors are per-process (torch, as DDP).
+        grads = aggregate_gradients(grads)
         grads, variables = self._overwrite_variables_directly_with_gradients(grads, variables)
         if grads:
             if self.loss_scale_factor is not None:

@@ -22,14 +22,7 @@ def training_primitive(name):
     """
     found = _PRIMITIVES.get(name, _MISSING)
     if found is _MISSING:
-        try:
-            module = backends.backend_module("training")
-        except (ModuleNotFoundError, ImportError):
-            module = None
-        found = getattr(module, name, None) if module is not None else None
-        if found is not None and name in (getattr(module, "UNSUPPORTED", None) or {}):
-            found = None
-        _PRIMITIVES[name] = found
+        found = _PRIMITIVES[name] = backends.lookup("training", name)
     return found
 
 
