@@ -1,7 +1,9 @@
 """mb-saving tests run on jax unless MB_BACKEND says otherwise; Keras runs in subprocesses.
 
-`zoo.py` (models built alike in Keras and mb) and `helpers.py` (child
-interpreters) are importable as ``mb_saving_zoo`` and ``mb_saving_helpers``.
+`zoo.py` (models built alike in Keras and mb), `builtins_zoo.py` (every built-in
+object), `fuzz.py` (crafted files) and `helpers.py` (child interpreters) are
+importable as ``mb_saving_zoo``, ``mb_saving_builtins_zoo``, ``mb_saving_fuzz``
+and ``mb_saving_helpers``.
 """
 
 import importlib.util
@@ -25,6 +27,7 @@ def _load(name, filename):
 
 _load("mb_saving_zoo", "zoo.py")
 _load("mb_saving_fuzz", "fuzz.py")
+_load("mb_saving_builtins_zoo", "builtins_zoo.py")
 helpers = _load("mb_saving_helpers", "helpers.py")
 
 

@@ -4,14 +4,20 @@ Three levels: bytes of the whole file (flips, truncation, repeated chunks),
 bytes of one member re-zipped with a valid CRC (so the damage reaches the
 JSON and HDF5 readers), and the config's JSON tree (a value replaced by
 another type, a key dropped, a class name swapped). Every mutant is
-reproducible from ``(seed, index)``. Importable as ``mb_saving_fuzz``.
+reproducible from ``(seed, index)``. `reaching_out` turns one dataset of a
+weights file into an entry that points outside it (the HDF5 kinds the loader
+must refuse unread). Importable as ``mb_saving_fuzz``.
 """
 
 import copy
 import io
 import json
 import random
+import struct
 import zipfile
+
+import h5py
+import numpy as np
 
 _ODD_VALUES = [
     None,
@@ -116,3 +122,79 @@ def mutant(data, seed, index):
     cut = rng.randrange(len(content))
     members[i] = (name, rng.choice([content[:cut], content[:cut] + content[cut + 512 :]]))
     return _zip(members)
+
+
+REACHING_OUT = ("external storage", "external link", "virtual dataset", "soft link")
+
+
+def reaching_out(weights, kind, target, dataset=None):
+    """`weights` (HDF5 bytes) with `dataset` (default: the first) replaced by a `kind`
+    entry aimed at `target` (a file for the first three kinds, which read dataset
+    ``/data`` of an HDF5 target or the raw bytes of any file; an HDF5 path in the
+    same file for a soft link)."""
+    buffer = io.BytesIO(weights)
+    with h5py.File(buffer, "r+") as f:
+        names = []
+        f.visititems(lambda n, o: names.append(n) if isinstance(o, h5py.Dataset) else None)
+        name = dataset or sorted(names)[0]
+        value = np.asarray(f[name][()])
+        del f[name]
+        if kind == "external storage":
+            size = max(value.nbytes, 1)
+            f.create_dataset(name, value.shape, value.dtype, external=[(target, 0, size)])
+        elif kind == "external link":
+            f[name] = h5py.ExternalLink(target, "/data")
+        elif kind == "virtual dataset":
+            layout = h5py.VirtualLayout(value.shape, value.dtype)
+            layout[...] = h5py.VirtualSource(target, "data", shape=value.shape)
+            f.create_virtual_dataset(name, layout)
+        elif kind == "soft link":
+            if target not in f:
+                f[target] = value
+            f[name] = h5py.SoftLink(target)
+        else:
+            raise ValueError(f"unknown kind {kind!r}; one of {REACHING_OUT}")
+    return buffer.getvalue()
+
+
+def reaching_out_archive(data, kind, target, dataset=None):
+    """The ``.keras`` file `data` (bytes) with its weights passed through `reaching_out`."""
+    members = _members(data)
+    return _zip(
+        [
+            (name, reaching_out(content, kind, target, dataset))
+            if name == "model.weights.h5"
+            else (name, content)
+            for name, content in members
+        ]
+    )
+
+
+def declare_size(data, member, size):
+    """The zip `data` (bytes) with the expanded size its headers declare for `member`
+    set to `size` (the bytes stay as they are): how a bomb's header lies."""
+    data = bytearray(data)
+    with zipfile.ZipFile(io.BytesIO(bytes(data))) as archive:
+        offset = archive.getinfo(member).header_offset
+    struct.pack_into("<I", data, offset + 22, size)  # local header
+    start = data.find(b"PK\x01\x02")
+    while start != -1:  # central directory records
+        name_length = struct.unpack_from("<H", data, start + 28)[0]
+        if data[start + 46 : start + 46 + name_length] == member.encode():
+            struct.pack_into("<I", data, start + 24, size)
+        start = data.find(b"PK\x01\x02", start + 4)
+    return bytes(data)
+
+
+def rezip(data, compression=zipfile.ZIP_DEFLATED, replace=None):
+    """The zip `data` re-written with every member compressed (`replace`: name -> a
+    function writing that member's new content into an open member file)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression, compresslevel=9) as archive:
+        for name, content in _members(data):
+            if replace and name in replace:
+                with archive.open(name, "w", force_zip64=True) as member:
+                    replace[name](member)
+            else:
+                archive.writestr(name, content)
+    return buffer.getvalue()

@@ -1,4 +1,5 @@
-"""A model trained and saved on one backend loads on every other; a killed save harms nothing.
+"""A model trained and saved on one backend loads on every other; a killed save harms nothing
+and its temporary is cleaned up by the next load.
 
 Each backend runs in its own subprocess (the backend is fixed per process),
 through `backend_side.py`.
@@ -62,9 +63,13 @@ def test_a_save_killed_mid_write_leaves_the_previous_file_intact(tmp_path):
         process.wait(timeout=60)
         process.stdout.close()
         process.stderr.close()
-    leftovers = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
-    assert len(leftovers) == 1  # the half-written new file, never renamed into place
+    leftovers = [p.name for p in tmp_path.iterdir() if ".mb-tmp-" in p.name]
+    # The half-written new file, never renamed into place, named after its process.
+    assert len(leftovers) == 1 and f"-{process.pid}-" in leftovers[0]
+    assert leftovers[0].startswith(".model.keras.mb-tmp-")
     model = mb_saving.load_model(path)
     assert model.name == "first"
     expected = np.load(f"{path}.first.npy")
     np.testing.assert_array_equal(model.predict(np.ones((1, 3), "float32"), verbose=0), expected)
+    # That load removed the dead save's temporary; the next save would have too.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.keras", "model.keras.first.npy"]

@@ -1,5 +1,6 @@
 """mb's extra metadata (backend, versions, manifest) and ``inspect``, which runs no file code."""
 
+import importlib.metadata
 import json
 import os
 import zipfile
@@ -11,6 +12,13 @@ import mb_saving
 from mb_layers import layers
 from mb_train import optimizers
 from mb_train.models import Sequential
+
+
+def _installed(distribution):
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:  # an install without the umbrella
+        return None
 
 
 def _model():
@@ -28,6 +36,7 @@ def test_metadata_records_backend_versions_and_a_manifest(tmp_path):
     block = metadata["mb"]
     assert block["backend"] == os.environ["MB_BACKEND"]
     assert block["versions"]["mb-saving"] == mb_saving.__version__
+    assert block["versions"].get("mb-framework") == _installed("mb-framework")
     assert block["engine"]  # e.g. {"jax": "0.10.2", "jaxlib": "0.10.2"}
     by_path = {entry["path"]: entry for entry in block["manifest"]}
     assert by_path[""]["class_name"] == "Sequential" and by_path[""]["variables"] == []

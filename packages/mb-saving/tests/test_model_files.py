@@ -203,6 +203,23 @@ def test_assets_are_saved_under_the_objects_path_and_restored(tmp_path, zipped):
     np.testing.assert_array_equal(loaded.layers[0](np.array([1, 0, 2])), [4.0, 1.0, 2.0])
 
 
+@pytest.mark.parametrize("zipped", [True, False])
+def test_lookup_layers_never_adapted_save_and_load(tmp_path, zipped):
+    inputs = layers.Input((2,), dtype="int64")
+    model = Model(inputs, layers.IntegerLookup(name="ids")(inputs))
+    path = tmp_path / ("m.keras" if zipped else "m_folder")
+    model.save(path, zipped=zipped)
+    if zipped:  # as Keras: the special tokens alone, since the config holds no vocabulary
+        with zipfile.ZipFile(path) as archive:
+            names = [n for n in archive.namelist() if n.endswith("vocabulary.txt")]
+            assert len(names) == 1 and archive.read(names[0]) == b"-1"
+    loaded = mb_saving.load_model(path)
+    lookup = loaded.get_layer("ids")
+    assert lookup.get_vocabulary() == [-1] and lookup.get_config()["vocabulary"] is None
+    lookup.adapt(np.array([7, 7, 3]))
+    np.testing.assert_array_equal(np.asarray(lookup(np.array([[3, 7]]))), [[2, 1]])
+
+
 def test_to_json_and_model_from_json_rebuild_the_architecture():
     model = Sequential(
         [layers.Input((3,)), layers.Dense(4, activation="relu", name="hidden"), layers.Dense(1)],

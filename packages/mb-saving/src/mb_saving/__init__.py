@@ -5,6 +5,7 @@ connects ``Model.save`` / ``save_weights`` / ``load_weights`` (mb_train) and
 the registry of custom objects (mb_layers' deserializers).
 """
 
+from mb_layers import _saving_hook as _layer_saving_hook
 from mb_saving import _object_registry as _object_registry
 from mb_saving._api import SavingImplementation as _SavingImplementation
 from mb_saving._api import load_model as load_model
@@ -16,9 +17,12 @@ from mb_saving._atomic import atomic_file as atomic_file
 from mb_saving._errors import DeserializationError as DeserializationError
 from mb_saving._errors import FileFormatError as FileFormatError
 from mb_saving._errors import UnsafeConfigError as UnsafeConfigError
+from mb_saving._errors import UnsafeFileError as UnsafeFileError
 from mb_saving._errors import WeightsMismatchError as WeightsMismatchError
 from mb_saving._inspect import format_inspection as format_inspection
 from mb_saving._inspect import inspect as inspect
+from mb_saving._limits import get_max_expanded_bytes as get_max_expanded_bytes
+from mb_saving._limits import set_max_expanded_bytes as set_max_expanded_bytes
 from mb_saving._object_registry import CustomObjectScope as CustomObjectScope
 from mb_saving._object_registry import custom_object_scope as custom_object_scope
 from mb_saving._object_registry import get_custom_objects as get_custom_objects
@@ -35,5 +39,7 @@ from mb_saving._serialization import serialize_keras_object as serialize_keras_o
 from mb_train import _saving_hook
 
 _saving_hook.set_saving_implementation(_SavingImplementation)
+# FeatureSpace.save (a layer that saves itself, as in Keras).
+_layer_saving_hook.set_save_implementation(save_model)
 
 __version__ = "0.1.0"

@@ -114,6 +114,14 @@ class AllowList:
             )
         if class_name == "function":
             return self._resolve_function(entry, module, registered, where)
+        if self.safe_mode and class_name in _KNOWN_UNSAFE:
+            # Refused before anything is made, even where mb has the class (its own
+            # from_config fails closed too); safe_mode=False loads mb's.
+            raise UnsafeConfigError(
+                f"{where}: '{class_name}' is refused because safe_mode=True: "
+                f"{_KNOWN_UNSAFE[class_name]}. Load with safe_mode=False only if you trust "
+                "the file."
+            )
         found = self.custom(registered, class_name)
         if found is not None:
             return Resolution("custom", found)

@@ -13,12 +13,13 @@ import os
 import warnings
 
 import mb_layers
-from mb_saving import _assets, _atomic, _metadata, _shards
+from mb_saving import _assets, _atomic, _limits, _metadata, _shards
 from mb_saving._archive import CONFIG, METADATA, WEIGHTS, Archive, parse_json, write_archive
-from mb_saving._compile_config import compile_from_config
+from mb_saving._compile_config import compile_from_config, get_compile_config
 from mb_saving._errors import FileFormatError
 from mb_saving._folder import Folder
 from mb_saving._h5_store import H5Reader, H5Writer
+from mb_saving._legacy_h5 import load_legacy_weights
 from mb_saving._revive import Reviver
 from mb_saving._safe_mode import resolve_safe_mode
 from mb_saving._serialization import serialize_keras_object
@@ -130,11 +131,31 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 
     Raises:
         FileFormatError: the file is damaged or not a ``.keras`` file.
+        UnsafeFileError: the weights point outside the file (HDF5 external
+            storage or links, virtual datasets, ...); refused always.
         UnsafeConfigError: the config names something safe mode does not load.
         DeserializationError: an allowed object could not be created.
         WeightsMismatchError: the weights do not match the model.
+
+    Example:
+
+    >>> import os, tempfile
+    >>> import numpy as np
+    >>> from mb_layers import Input
+    >>> from mb_layers.layers import Dense
+    >>> from mb_train.models import Sequential
+    >>> model = Sequential([Input((4,)), Dense(2, activation="softmax", name="scores")])
+    >>> path = os.path.join(tempfile.mkdtemp(), "classifier.keras")
+    >>> model.save(path)
+    >>> restored = load_model(path)
+    >>> type(restored).__name__, [layer.name for layer in restored.layers]
+    ('Sequential', ['scores'])
+    >>> x = np.ones((1, 4), "float32")
+    >>> bool(np.allclose(restored.predict(x, verbose=0), model.predict(x, verbose=0)))
+    True
     """
     path = os.fspath(filepath)
+    _atomic.remove_stale_near(path)  # what killed saves left next to it
     with _open_model_file(path) as source:
         config = source.config()
         metadata = source.metadata()
@@ -154,9 +175,13 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
             raise FileFormatError(
                 f"'{path}': config.json describes a {type(model).__name__}, not a model."
             )
-        reader = H5Reader.open(source.weights_file(), f"'{path}' ({WEIGHTS})")
+        # The weights may expand only as far as the model's variables declare; they
+        # are mapped (and refused if they reach outside the file) before any is assigned.
+        manifest = _metadata.manifest_of(metadata)
+        limit = _limits.for_model(model, manifest)
+        reader = H5Reader.open(source.weights_file(limit), f"'{path}' ({WEIGHTS})")
         try:
-            load_state(model, reader, _metadata.manifest_of(metadata), source=f"'{path}'")
+            load_state(model, reader, manifest, source=f"'{path}'")
         finally:
             reader.close()
         _assets.restore(model, source.read, source.members, f"'{path}'")
@@ -201,10 +226,10 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
     writer = _shards.ShardedH5Writer(path, max_shard_size)
     try:
         manifest = save_state(model, writer)
+        writer.commit(_metadata.mb_block(manifest))
     except BaseException:
         writer.abort()
         raise
-    writer.commit(_metadata.mb_block(manifest))
 
 
 def _weights_bytes_with_attribute(model):
@@ -219,11 +244,27 @@ def _weights_bytes_with_attribute(model):
 
 
 def load_weights(model, filepath, skip_mismatch=False, **kwargs):
-    """Loads variables saved by `save_weights`, `save_model` or Keras 3 into `model`."""
+    """Loads variables saved by `save_weights`, `save_model` or Keras into `model`.
+
+    Reads ``.weights.h5``, ``.weights.json`` (sharded) and ``.keras`` files, and the
+    Keras 2 ``.h5`` layout (``keras.applications``' published weights, or a whole
+    model saved to ``.h5``) where layers are matched in order, or by name with
+    ``by_name=True``.
+    """
     path = os.fspath(filepath)
     skip = tuple(kwargs.pop("objects_to_skip", None) or ())
+    by_name = kwargs.pop("by_name", None)
     if kwargs:
         raise TypeError(f"load_weights got unsupported arguments {sorted(kwargs)}.")
+    legacy = path.endswith((".h5", ".hdf5")) and not path.endswith(".weights.h5")
+    if by_name is not None and not legacy:
+        raise ValueError(
+            f"`by_name` only supports loading legacy '.h5' or '.hdf5' files. Received: {path!r}."
+        )
+    if skip and legacy:
+        raise ValueError(
+            f"`objects_to_skip` only supports loading '.weights.h5' files. Received: {path!r}."
+        )
     if not model.built:
         raise ValueError(
             f"Model '{model.name}' is not built, so its variables do not exist yet. Call it on "
@@ -232,12 +273,14 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     optimizer = getattr(model, "optimizer", None)
     if optimizer is not None and not getattr(optimizer, "built", True):
         optimizer.build(model.trainable_variables)
+    _atomic.remove_stale_near(path)  # what killed saves left next to it
     if path.endswith(".keras"):
         if not os.path.exists(path):
             raise FileNotFoundError(f"No such file: '{path}'.")
         with Archive(path) as archive:
             manifest = _metadata.manifest_of(archive.metadata())
-            reader = H5Reader.open(archive.weights_file(), f"'{path}' ({WEIGHTS})")
+            limit = _limits.for_model(model, manifest, skip)
+            reader = H5Reader.open(archive.weights_file(limit), f"'{path}' ({WEIGHTS})")
     elif path.endswith(".weights.json"):
         reader, block = _shards.open_sharded(path)
         manifest = _metadata.manifest_of({"mb": block})
@@ -247,12 +290,15 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
         reader = H5Reader.open(path, f"'{path}'")
         block = _metadata.parse_weights_attribute(reader.root_attribute(_metadata.ROOT_ATTRIBUTE))
         manifest = _metadata.manifest_of({"mb": block})
-    elif path.endswith((".h5", ".hdf5")):
-        raise ValueError(_LEGACY_H5.format(path=path, ext=os.path.splitext(path)[1]))
+    elif legacy:
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"No such file: '{path}'.")
+        load_legacy_weights(model, path, f"'{path}'", bool(by_name), skip_mismatch)
+        return
     else:
         raise ValueError(
-            f"Cannot load weights from '{path}': expected '.weights.h5', '.weights.json' or "
-            "'.keras'."
+            f"Cannot load weights from '{path}': expected '.weights.h5', '.weights.json', "
+            "'.keras' or a Keras 2 '.h5'."
         )
     try:
         load_state(model, reader, manifest, skip, skip_mismatch, source=f"'{path}'")
@@ -266,10 +312,28 @@ def model_to_json(model, **kwargs):
     return json.dumps(serialize_keras_object(model), **kwargs)
 
 
+def model_compile_config(model):
+    """`Model.get_compile_config`: the compile arguments, serialized as Keras writes them."""
+    return get_compile_config(model, serialize_keras_object)
+
+
+def compile_model_from_config(model, config, custom_objects=None, safe_mode=None):
+    """`Model.compile_from_config`: checks `config` (the allow-list, safe mode), revives
+    its objects and compiles `model` with them."""
+    reviver = Reviver(custom_objects, resolve_safe_mode(safe_mode), compile_from_config)
+    reviver.written_by_mb = True  # keep `jit_compile` as given
+    reviver.allow.check(config, ("compile_config",))
+    with reviver.scope():
+        compile_from_config(model, config, reviver, ["compile_config"])
+
+
 class SavingImplementation:
-    """What mb_train's `Model.save` / `save_weights` / `load_weights` / `to_json` call."""
+    """What mb_train's `Model.save` / `save_weights` / `load_weights` / `to_json` /
+    `get_compile_config` / `compile_from_config` call."""
 
     save_model = staticmethod(save_model)
     save_weights = staticmethod(save_weights)
     load_weights = staticmethod(load_weights)
     to_json = staticmethod(model_to_json)
+    get_compile_config = staticmethod(model_compile_config)
+    compile_from_config = staticmethod(compile_model_from_config)

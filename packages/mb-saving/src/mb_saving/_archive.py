@@ -3,9 +3,12 @@
 Writing stores the members uncompressed, in Keras's order. Reading checks the
 container before trusting any byte of it: a real zip, no duplicated or
 unsafe member names, only the members the format has (``assets/...``
-allowed), sizes within limits and consistent with what is stored (a guard
-against zip bombs), JSON that parses to objects. Every failure is a
-`FileFormatError` that names the file and the member.
+allowed), sizes within limits. A compressed member is a zip bomb when it
+would expand past an absolute limit (`_limits`: for the weights, tied to the
+sizes the model declares); it is refused from its header when it declares
+more, and decompression streams and stops at the limit when it lies. JSON
+must parse to objects. Every failure is a `FileFormatError` that names the
+file and the member.
 """
 
 import io
@@ -13,6 +16,7 @@ import json
 import os
 import zipfile
 
+from mb_saving import _limits
 from mb_saving._errors import FileFormatError
 
 CONFIG = "config.json"
@@ -21,8 +25,7 @@ WEIGHTS = "model.weights.h5"
 _KNOWN = (METADATA, CONFIG, WEIGHTS)
 _LIMITS = {CONFIG: 256 * 2**20, METADATA: 64 * 2**20}
 MAX_WEIGHTS_BYTES = 2**40
-_MAX_RATIO = 100
-_RATIO_FLOOR = 2**20
+_CHUNK = 2**20
 
 
 def write_archive(target, metadata, config, weights, assets=None):
@@ -103,12 +106,10 @@ class Archive:
                     f"{self.label}: the member '{name}' declares {info.file_size} bytes, more "
                     f"than the {limit} bytes allowed for it."
                 )
-            if info.file_size > _RATIO_FLOOR and info.file_size > _MAX_RATIO * max(
-                info.compress_size, 1
-            ):
+            if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
                 raise FileFormatError(
-                    f"{self.label}: the member '{name}' would expand from {info.compress_size} "
-                    f"to {info.file_size} bytes (a zip bomb?); refused."
+                    f"{self.label}: the uncompressed member '{name}' declares {info.file_size} "
+                    f"bytes but stores {info.compress_size}; the file is damaged."
                 )
             members[name] = info
         for required in (CONFIG, WEIGHTS):
@@ -119,22 +120,43 @@ class Archive:
                 )
         return members
 
-    def read(self, name):
+    def read(self, name, limit=None):
+        """The bytes of member `name`; a compressed one may expand to at most `limit`
+        bytes (default: the ceiling, `_limits.get_max_expanded_bytes`)."""
         info = self.members[name]
+        if info.compress_type != zipfile.ZIP_STORED:
+            limit = _limits.get_max_expanded_bytes() if limit is None else limit
+            if info.file_size > limit:
+                raise FileFormatError(self._bomb(name, info, limit, None))
+        buffer = io.BytesIO()
         try:
             with self.zip.open(info) as member:
-                data = member.read(info.file_size + 1)
+                # In chunks, never past what the header declares (at most `limit`): a
+                # member whose data expands further is damaged, and is not expanded.
+                while chunk := member.read(min(_CHUNK, info.file_size + 1 - buffer.tell())):
+                    buffer.write(chunk)
+                    if buffer.tell() > info.file_size:
+                        break
         except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError) as error:
             raise FileFormatError(
                 f"{self.label}: the member '{name}' cannot be read ({error}); the file is damaged "
                 "or truncated."
             ) from error
-        if len(data) != info.file_size:
+        if buffer.tell() != info.file_size:
             raise FileFormatError(
-                f"{self.label}: the member '{name}' holds {len(data)} bytes but declares "
+                f"{self.label}: the member '{name}' holds {buffer.tell()} bytes but declares "
                 f"{info.file_size}; the file is damaged."
             )
-        return data
+        return buffer.getvalue()
+
+    def _bomb(self, name, info, limit, reason):
+        return (
+            f"{self.label}: the compressed member '{name}' would expand from "
+            f"{info.compress_size} to {info.file_size} bytes, more than the {limit} bytes "
+            f"{reason or 'allowed for it'}: a zip bomb? Refused before expanding it. (mb and "
+            "Keras store members uncompressed; a genuine file re-zipped by hand loads once "
+            "saved again with model.save.)"
+        )
 
     def config(self):
         return parse_json(self.read(CONFIG), self.label, CONFIG)
@@ -144,9 +166,14 @@ class Archive:
             return {}
         return parse_json(self.read(METADATA), self.label, METADATA)
 
-    def weights_file(self):
-        """The weights as a seekable binary file object."""
-        return io.BytesIO(self.read(WEIGHTS))
+    def weights_file(self, limit=None):
+        """The weights as a seekable binary file object; `limit` is a
+        `_limits.WeightsLimit` (default: nothing declared)."""
+        limit = limit or _limits.WeightsLimit([])
+        info = self.members[WEIGHTS]
+        if info.compress_type != zipfile.ZIP_STORED and info.file_size > limit.bytes:
+            raise FileFormatError(self._bomb(WEIGHTS, info, limit.bytes, limit.reason()))
+        return io.BytesIO(self.read(WEIGHTS, limit.bytes))
 
     def close(self):
         self.zip.close()

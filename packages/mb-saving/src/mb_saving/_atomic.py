@@ -1,14 +1,19 @@
-"""Atomic file writes: write a temporary file next to the target, then rename it.
+"""Atomic writes for saving (mb_train's `_atomic_files`), and the overwrite check.
 
-A crash (or a kill) in the middle of a save leaves the previous file intact:
-the target is only ever replaced by a complete file, in one ``os.replace``.
-A leftover ``.<name>.*.tmp`` file may remain after a crash; it is never read.
+A save writes ``.<name>.mb-tmp-<host>-<pid>-<random>`` next to its target
+and renames it into place: a crash mid-save leaves the previous file intact,
+the file gets the mode ``open(path, "w")`` would give (the replaced file's
+mode on overwrite), an exception removes the temporary at once, and the next
+save or load in that folder removes the temporaries of killed saves.
 """
 
-import contextlib
 import os
-import shutil
-import tempfile
+
+from mb_train._atomic_files import atomic_file as atomic_file
+from mb_train._atomic_files import atomic_folder as atomic_folder
+from mb_train._atomic_files import place as place
+from mb_train._atomic_files import remove_stale as remove_stale
+from mb_train._atomic_files import temporary_name as temporary_name
 
 
 def check_overwrite(path, overwrite):
@@ -19,76 +24,6 @@ def check_overwrite(path, overwrite):
         )
 
 
-def _fsync_folder(folder):
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-@contextlib.contextmanager
-def atomic_file(path):
-    """Yields a temporary path in the target's folder; renames it onto `path` on success.
-
-    Example:
-
-    >>> import os, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> target = os.path.join(folder, "notes.txt")
-    >>> with atomic_file(target) as tmp:
-    ...     with open(tmp, "w") as f:
-    ...         _ = f.write("done")
-    >>> with open(target) as f:
-    ...     f.read()
-    'done'
-    """
-    path = os.path.abspath(os.fspath(path))
-    folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        yield tmp
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        _fsync_folder(folder)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
-@contextlib.contextmanager
-def atomic_folder(path):
-    """Like `atomic_file` for a folder (``zipped=False``): the new folder is written
-    aside, then swapped in with two renames."""
-    path = os.path.abspath(os.fspath(path))
-    parent = os.path.dirname(path)
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-    old = None
-    try:
-        yield tmp
-        if os.path.exists(path):
-            old = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(path)}.", suffix=".old")
-            os.rmdir(old)
-            os.replace(path, old)
-        try:
-            os.replace(tmp, path)
-        except BaseException:
-            if old is not None:
-                os.replace(old, path)
-                old = None
-            raise
-        _fsync_folder(parent)
-    finally:
-        if os.path.exists(tmp):
-            shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None and os.path.exists(old):
-            shutil.rmtree(old, ignore_errors=True)
+def remove_stale_near(path):
+    """`remove_stale` on the folder of `path` (a file being loaded or saved)."""
+    return remove_stale(os.path.dirname(os.path.abspath(os.fspath(path))))

@@ -12,7 +12,16 @@ sub-packages looked up when first needed, like mb_train's ``compile`` does.
 
 import importlib
 
-from mb_layers import _dtype_policy, _registry, activations, constraints, initializers, regularizers
+from mb_layers import (
+    InputSpec,
+    _dtype_policy,
+    _quantization_config,
+    _registry,
+    activations,
+    constraints,
+    initializers,
+    regularizers,
+)
 from mb_ops._ops._machinery import REGISTRY as _OP_REGISTRY
 
 
@@ -83,6 +92,18 @@ def operation_module(cls):
     return None
 
 
+def _top_level_table():
+    # The base classes Keras exports at its top level (keras.Loss, keras.InputSpec, ...):
+    # Keras writes them with module "keras".
+    table = {"InputSpec": InputSpec, "Initializer": initializers.Initializer}
+    for family, name in (("losses", "Loss"), ("metrics", "Metric"), ("optimizers", "Optimizer")):
+        module = _sibling(family)
+        if module is not None and isinstance(getattr(module, name, None), type):
+            table[name] = getattr(module, name)
+    return table
+
+
+TOP_LEVEL = Family("base class", ("keras",), _top_level_table)
 LAYERS = Family(
     "layer",
     ("keras.layers", "keras", "keras.models", "keras.src.models.functional"),
@@ -133,6 +154,31 @@ METRICS = Family(
     ("keras.metrics",),
     lambda: _sibling_table("metrics"),
 )
+
+
+def _feature_space_table():
+    from mb_layers import _feature_space
+
+    return {
+        "Feature": _feature_space.Feature,
+        "Cross": _feature_space.Cross,
+        "TFDIdentity": _feature_space.TFDIdentity,
+        "TFDConcat": _feature_space.TFDConcat,
+    }
+
+
+# The objects a keras.utils.FeatureSpace config names, written (as Keras writes them)
+# with the module that defines them; FeatureSpace itself is a layer ("keras.utils").
+FEATURE_SPACE = Family(
+    "feature space part",
+    ("keras.src.layers.preprocessing.feature_space",),
+    _feature_space_table,
+)
+QUANTIZERS = Family(
+    "quantizer",
+    ("keras.quantizers",),
+    lambda: dict(_quantization_config.ALL_OBJECTS),
+)
 OPERATIONS = Family(
     "operation",
     tuple(
@@ -142,6 +188,7 @@ OPERATIONS = Family(
 )
 
 FAMILIES = (
+    TOP_LEVEL,
     LAYERS,
     DTYPE_POLICIES,
     INITIALIZERS,
@@ -152,6 +199,8 @@ FAMILIES = (
     SCHEDULES,
     LOSSES,
     METRICS,
+    FEATURE_SPACE,
+    QUANTIZERS,
     OPERATIONS,
 )
 _MODEL_FAMILIES = FAMILIES[:-1]

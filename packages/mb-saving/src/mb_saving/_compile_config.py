@@ -37,7 +37,9 @@ def get_compile_config(model, serialize):
     compile_loss = getattr(model, "_compile_loss", None)
     compile_metrics = getattr(model, "_compile_metrics", None)
     config = {
-        "optimizer": model.optimizer,
+        # The optimizer `compile` received (Keras's record), not the LossScaleOptimizer
+        # that `compile` wraps it in under "mixed_float16": compiling again wraps it.
+        "optimizer": getattr(model, "_compiled_optimizer", model.optimizer),
         "loss": getattr(model, "loss", None),
         "loss_weights": getattr(compile_loss, "_weights_spec", None),
         "metrics": getattr(compile_metrics, "_metrics_spec", None),

@@ -6,6 +6,20 @@ class FileFormatError(ValueError):
     members missing or too large). Nothing was loaded."""
 
 
+class UnsafeFileError(FileFormatError):
+    """The weights file points outside itself: HDF5 external storage, external links,
+    virtual datasets, soft links out of an object's group, filter plugins. mb never
+    reads what they point at, whatever ``safe_mode`` says; nothing was loaded.
+
+    Attributes:
+        findings: the `Finding`s (``path``, ``kind``, ``target``) that were refused.
+    """
+
+    def __init__(self, message, findings=()):
+        super().__init__(message)
+        self.findings = list(findings)
+
+
 class UnsafeConfigError(ValueError):
     """The config refers to code that safe mode does not run (a lambda, a pickled
     object, a module path, a non-modeling API) or to an unknown class."""

@@ -35,7 +35,7 @@ class Folder:
                 )
         return sorted(names)
 
-    def read(self, name):
+    def read(self, name, limit=None):  # files are not compressed: nothing expands
         full = os.path.join(self.path, *name.split("/"))
         limit = _archive._LIMITS.get(name, _archive.MAX_WEIGHTS_BYTES)
         size = os.path.getsize(full)
@@ -54,7 +54,7 @@ class Folder:
             return {}
         return _archive.parse_json(self.read(_archive.METADATA), self.label, _archive.METADATA)
 
-    def weights_file(self):
+    def weights_file(self, limit=None):
         return io.BytesIO(self.read(_archive.WEIGHTS))
 
     def __enter__(self):

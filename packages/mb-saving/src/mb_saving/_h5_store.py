@@ -2,10 +2,11 @@
 
 The layout is Keras 3's (keras-file-format.md section 2.6): the group carries
 the object's name as attribute ``name``; bfloat16 arrays are stored as 2-byte
-opaque values with the dataset attribute ``dtype="bfloat16"``. Reading checks
-every group and dataset it touches, and turns h5py's errors into
-`FileFormatError` naming the path, so a damaged file never surfaces as an
-unexplained crash.
+opaque values with the dataset attribute ``dtype="bfloat16"``. Reading first
+maps the file with `H5Tree` (refusing anything that reaches outside it), then
+looks every group up in that map, checks every dataset it touches, and turns
+h5py's errors into `FileFormatError` naming the path, so a damaged file never
+surfaces as an unexplained crash.
 """
 
 import contextlib
@@ -14,7 +15,8 @@ import h5py
 import numpy as np
 
 from mb_ops import dtypes
-from mb_saving._errors import FileFormatError
+from mb_saving._errors import FileFormatError, UnsafeFileError
+from mb_saving._h5_tree import H5Tree
 
 _BFLOAT16 = np.dtype("bfloat16")
 _NUMERIC_KINDS = frozenset("biufcV")
@@ -125,50 +127,59 @@ def _dtype_name(dataset):
 
 
 class H5Reader:
-    """Reads groups from one or more HDF5 files (several for sharded weights)."""
+    """Reads groups from one or more HDF5 files (several for sharded weights).
 
-    def __init__(self, files, source):
+    Each file is first mapped by `H5Tree` (hard links only, nothing outside the
+    file is opened). With ``strict`` (loading), a file with findings (external
+    storage or links, virtual datasets, soft links out of an object's group, ...)
+    is refused with `UnsafeFileError`; without it (``mb inspect``), the findings
+    are kept in `findings` and what they point at is left out.
+    """
+
+    def __init__(self, files, source, strict=True):
         self.files = list(files)  # (label, h5py.File)
         self.source = source
         self.seen = set()
+        self.trees = []
+        self.findings = []
+        try:
+            for label, file in self.files:
+                tree = _map(file, label)
+                if strict and tree.findings:
+                    raise UnsafeFileError(tree.message(), tree.findings)
+                self.trees.append((label, tree))
+                self.findings.extend(tree.findings)
+        except BaseException:
+            self.close()
+            raise
 
     @classmethod
-    def open(cls, target, source):
-        return cls([(source, open_h5(target, source))], source)
+    def open(cls, target, source, strict=True):
+        return cls([(source, open_h5(target, source))], source, strict)
 
     def get(self, path):
         name = group_path(path)
         self.seen.add(name)
         datasets = {}
-        for label, file in self.files:
-            group = _lookup_group(file, name, label)
-            if group is None:
-                continue
-            for key in _safe_keys(group, name, label):
-                member = _safe_get(group, key, name, label)
-                if not isinstance(member, h5py.Dataset):
+        for label, tree in self.trees:
+            members = _lookup_group(tree, name, label)
+            for key, member in (members or {}).items():
+                if member.kind != "dataset":
                     raise FileFormatError(
                         f"{label}: '{name}/{key}' should be a dataset of numbers, but it is "
-                        f"a {type(member).__name__}. The file is not a weights file mb or "
-                        "Keras wrote."
+                        f"a {member.kind}. The file is not a weights file mb or Keras wrote."
                     )
-                _check_dtype(member, f"{name}/{key}", label)
-                datasets[key] = member
+                _check_dtype(member.dataset, f"{name}/{key}", label)
+                datasets[key] = member.dataset
         return GroupReader(path, datasets, self.source)
 
     def groups_with_data(self):
         """Every ``.../vars`` group holding datasets, as HDF5 paths."""
         found = set()
-        for label, file in self.files:
-
-            def visit(name, obj, found=found):
-                if isinstance(obj, h5py.Group) and name.split("/")[-1] == "vars" and len(obj):
+        for _, tree in self.trees:
+            for name, members in tree.groups.items():
+                if name.split("/")[-1] == "vars" and members:
                     found.add(name)
-
-            try:
-                file.visititems(visit)
-            except Exception as error:
-                raise FileFormatError(f"{label}: cannot list the groups: {error}.") from error
         return found
 
     def root_attribute(self, key):
@@ -196,27 +207,24 @@ def open_h5(target, label):
         ) from error
 
 
-def _lookup_group(file, name, label):
+def _map(file, label):
     try:
-        if name not in file:
-            return None
-        group = file[name]
+        return H5Tree(file, label)
     except Exception as error:
-        raise FileFormatError(f"{label}: cannot open group '{name}': {error}.") from error
-    if not isinstance(group, h5py.Group):
-        raise FileFormatError(f"{label}: '{name}' should be a group, but it is a dataset.")
-    return group
+        raise FileFormatError(
+            f"{label}: cannot list the HDF5 groups and links ({type(error).__name__}: {error}). "
+            "The file is damaged."
+        ) from error
 
 
-def _safe_keys(group, name, label):
-    try:
-        return list(group.keys())
-    except Exception as error:
-        raise FileFormatError(f"{label}: cannot list group '{name}': {error}.") from error
-
-
-def _safe_get(group, key, name, label):
-    try:
-        return group[key]
-    except Exception as error:
-        raise FileFormatError(f"{label}: cannot open '{name}/{key}': {error}.") from error
+def _lookup_group(tree, name, label):
+    """The members of group `name`, walking the tree's map (never HDF5's link traversal)."""
+    parent, _, leaf = name.rpartition("/")
+    if parent and _lookup_group(tree, parent, label) is None:
+        return None
+    member = tree.groups.get(parent, {}).get(leaf)
+    if member is None:
+        return None
+    if member.kind != "group":
+        raise FileFormatError(f"{label}: '{name}' should be a group, but it is a {member.kind}.")
+    return tree.groups[name]

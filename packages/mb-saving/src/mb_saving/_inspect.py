@@ -1,17 +1,21 @@
 """``mb inspect FILE``: what a model or weights file holds, without running any of it.
 
-Only JSON and HDF5 headers are read: no class is created and no module is
-imported, so inspecting an untrusted file is safe. The report also lists
-what safe mode would refuse when loading (lambdas, unknown classes).
+Only JSON and HDF5 headers are read: no class is created, no module is
+imported and no HDF5 link is followed, so inspecting an untrusted file is
+safe. The report also lists what loading would refuse: HDF5 entries that
+point outside the file (external storage or links, virtual datasets, soft
+links out of an object's group, filter plugins), never followed, and config
+entries outside the allow-list (lambdas, unknown classes).
 """
 
 import os
 
-from mb_saving import _metadata, _shards
+from mb_saving import _limits, _metadata, _shards
 from mb_saving._allow_list import AllowList
 from mb_saving._api import _open_model_file
 from mb_saving._archive import WEIGHTS
 from mb_saving._h5_store import H5Reader
+from mb_saving._h5_tree import Finding
 
 
 def _layers_of(config):
@@ -85,7 +89,10 @@ def inspect(filepath):
     engine and package versions when mb wrote the file), ``model`` (class,
     layers, compile summary; model files only), ``weights`` (per group:
     variables with shapes, dtypes and names from mb's manifest),
-    ``parameters`` and ``refused_by_safe_mode``.
+    ``parameters``, ``points_outside`` (HDF5 entries that reach outside the
+    file, each ``{path, kind, target}``; loading refuses the file, their
+    targets were not opened) and ``refused_by_safe_mode`` (config entries
+    outside the allow-list; model files only).
 
     Raises:
         FileFormatError: when the file is damaged (nothing is guessed).
@@ -94,10 +101,10 @@ def inspect(filepath):
     info = {"path": path, "keras_version": None, "date_saved": None, "mb": None}
     if path.endswith((".weights.h5", ".weights.json")):
         if path.endswith(".weights.json"):
-            reader, block = _shards.open_sharded(path)
+            reader, block = _shards.open_sharded(path, strict=False)
             info["kind"] = "sharded weights"
         else:
-            reader = H5Reader.open(path, f"'{path}'")
+            reader = H5Reader.open(path, f"'{path}'", strict=False)
             block = _metadata.parse_weights_attribute(
                 reader.root_attribute(_metadata.ROOT_ATTRIBUTE)
             )
@@ -108,13 +115,15 @@ def inspect(filepath):
         with _open_model_file(path) as source:
             config = source.config()
             metadata = source.metadata()
-            weights = source.weights_file()
-        reader = H5Reader.open(weights, f"'{path}' ({WEIGHTS})")
+            manifest = _metadata.manifest_of(metadata)
+            weights = source.weights_file(_limits.WeightsLimit([manifest]))
+        reader = H5Reader.open(weights, f"'{path}' ({WEIGHTS})", strict=False)
         info["kind"] = "model"
         info["keras_version"] = metadata.get("keras_version")
         info["date_saved"] = metadata.get("date_saved")
         info["model"] = _model_summary(config)
         info["refused_by_safe_mode"] = AllowList(safe_mode=True).problems(config)
+    info["points_outside"] = [finding._asdict() for finding in reader.findings]
     try:
         block = metadata.get("mb")
         if isinstance(block, dict):
@@ -158,8 +167,19 @@ def format_inspection(info):
             f"{v['name'] or v['key']} {tuple(v['shape'])} {v['dtype']}" for v in group["variables"]
         ]
         lines.append(f"    {group['path']}: {', '.join(parts)}")
+    outside = info.get("points_outside")
+    if outside:
+        lines.append(
+            f"  WARNING: {len(outside)} HDF5 "
+            + ("entry points" if len(outside) == 1 else "entries point")
+            + " outside the file (not followed; loading refuses the file):"
+        )
+        lines.extend(f"    - {Finding(**finding).describe()}" for finding in outside)
     refused = info.get("refused_by_safe_mode")
     if refused:
-        lines.append("  safe mode would refuse:")
+        lines.append(
+            f"  WARNING: {len(refused)} config entr{'y' if len(refused) == 1 else 'ies'} outside "
+            "the allow-list (safe mode refuses them):"
+        )
         lines.extend(f"    - {message}" for message in refused)
     return "\n".join(lines)

@@ -19,7 +19,7 @@ from mb_ops import backends, config
 KERAS_FORMAT_VERSION = "3.15.1"
 FORMAT = 1
 ROOT_ATTRIBUTE = "mb_metadata"
-_PACKAGES = ("mb", "mb-saving", "mb-train", "mb-layers", "mb-ops", "mb-graph")
+_PACKAGES = ("mb-framework", "mb-saving", "mb-train", "mb-layers", "mb-ops", "mb-graph")
 
 
 def _version(distribution):

@@ -34,15 +34,27 @@ class _UnsafeLambda:
 
 
 def _stock(cls, base):
-    """Whether `cls` uses `base`'s own ``from_config`` (not a user override)."""
-    method = getattr(cls, "from_config", None)
-    return getattr(method, "__func__", None) is base.from_config.__func__
+    """Whether `cls` uses `base`'s own ``from_config`` (not a user override): the
+    network's, or, for a functional model, mb_train's `Functional.from_config`."""
+    from mb_train.models import Functional
+
+    method = getattr(getattr(cls, "from_config", None), "__func__", None)
+    if method is base.from_config.__func__:
+        return True
+    return base is mb_layers.Functional and method is Functional.from_config.__func__
 
 
 def _label(entry):
     config = entry.get("config")
     name = entry.get("name") or (config.get("name") if isinstance(config, dict) else None)
     return f"'{name}' ({entry.get('class_name')})" if name else f"a {entry.get('class_name')}"
+
+
+def _overrides_compile_from_config(layer):
+    from mb_train.models import Model
+
+    own = getattr(type(layer), "compile_from_config", None)
+    return isinstance(layer, Model) and own is not Model.compile_from_config
 
 
 class Reviver:
@@ -84,6 +96,8 @@ class Reviver:
         if shared_id is not None and shared_id in self.shared:
             return self.shared[shared_id]
         resolution = self.allow.resolve(entry, where)
+        if resolution.target is _UnsafeLambda:  # the scope's stand-in: revive a Lambda
+            resolution.target = Lambda
         if resolution.source == "data":
             obj = self._data(entry, path)
         elif entry["class_name"] == "function" or not isinstance(resolution.target, type):
@@ -123,9 +137,13 @@ class Reviver:
             return cls(**inner)
         if not isinstance(inner, dict):
             raise TypeError(f"expected 'config' to be a dict, got {inner!r}")
-        if "custom_objects" in inspect.signature(cls.from_config).parameters:
-            return cls.from_config(inner, custom_objects=self.allow.custom_objects)
-        return cls.from_config(inner)
+        parameters = inspect.signature(cls.from_config).parameters
+        kwargs = {}
+        if "custom_objects" in parameters:
+            kwargs["custom_objects"] = self.allow.custom_objects
+        if "safe_mode" in parameters:  # classes that fail closed (TorchModuleWrapper)
+            kwargs["safe_mode"] = self.safe_mode
+        return cls.from_config(inner, **kwargs)
 
     def _call(self, where, entry, make):
         try:
@@ -163,7 +181,11 @@ class Reviver:
             self._build(layer, build_config, where, entry)
         compile_config = entry.get("compile_config")
         if compile_config and self.compile_model is not None:
-            self.compile_model(layer, compile_config, self, [*path, "compile_config"])
+            if _overrides_compile_from_config(layer):
+                # The class's own (as Keras calls it): given the serialized config.
+                self._call(where, entry, lambda: layer.compile_from_config(compile_config))
+            else:
+                self.compile_model(layer, compile_config, self, [*path, "compile_config"])
         return layer
 
     def _lambda_functions(self, config, path):

@@ -28,14 +28,16 @@ _PLAIN = (str, int, float, bool)
 
 
 def _function_config(fn):
+    """Keras 3 writes every function alike, built-in or not: module ``"builtins"`` and
+    registered name ``"function"`` (those of Python's function type), the function's
+    own registered name in ``config``; its loader finds built-ins by that name."""
     hit = _builtins.builtin_name(fn)
     if hit is not None and not isinstance(fn, type):
-        family, name = hit
-        return {"module": family.module, "class_name": "function", "config": name,
-                "registered_name": name}  # fmt: skip
-    name = _object_registry.get_registered_name(fn)
-    module = None if fn.__module__ == "__main__" else fn.__module__
-    return {"module": module, "class_name": "function", "config": name, "registered_name": name}
+        name = hit[1]
+    else:
+        name = _object_registry.get_registered_name(fn)
+    return {"module": "builtins", "class_name": "function", "config": name,
+            "registered_name": "function"}  # fmt: skip
 
 
 def _lambda_config(fn):
@@ -93,9 +95,8 @@ def serialize_keras_object(obj):
     if isinstance(obj, mb_layers.Layer):
         config = _keras_op_modules(layers_module.serialize(obj))
         if _compile_config.is_model(obj):
-            config["compile_config"] = _compile_config.get_compile_config(
-                obj, serialize_keras_object
-            )
+            # Through the model's method: a subclass may override it (as in Keras).
+            config["compile_config"] = obj.get_compile_config()
         return config
     if isinstance(obj, types.FunctionType) and obj.__name__ == "<lambda>":
         return _lambda_config(obj)

@@ -11,10 +11,11 @@ anything else (a path) is refused when reading.
 import contextlib
 import json
 import os
-import tempfile
+import shutil
 
 import numpy as np
 
+from mb_saving import _atomic
 from mb_saving._archive import parse_json
 from mb_saving._errors import FileFormatError
 from mb_saving._h5_store import GroupWriter, H5Reader, H5Writer, open_h5
@@ -57,7 +58,9 @@ class ShardedH5Writer:
         os.makedirs(self.folder, exist_ok=True)
         self.base = base_name(self.json_path)
         self.max_bytes = float(max_shard_size) * 1024**3
-        self.staging = tempfile.mkdtemp(dir=self.folder, prefix=f".{self.base}.", suffix=".tmp")
+        _atomic.remove_stale(self.folder)
+        self.staging = _atomic.temporary_name(self.json_path)
+        os.mkdir(self.staging, 0o777)  # the umask applies, as to the files inside
         self.names, self.weight_map, self.total = [], {}, 0
         self.current, self.current_bytes = None, 0
         self._new_shard()
@@ -113,20 +116,19 @@ class ShardedH5Writer:
         with open(os.path.join(self.staging, "index.json"), "w") as f:
             json.dump(index, f, indent=4)
         for name in self.names:
-            os.replace(os.path.join(self.staging, name), os.path.join(self.folder, name))
-        os.replace(os.path.join(self.staging, "index.json"), self.json_path)
+            _atomic.place(os.path.join(self.staging, name), os.path.join(self.folder, name))
+        _atomic.place(os.path.join(self.staging, "index.json"), self.json_path)
         os.rmdir(self.staging)
 
     def abort(self):
         with contextlib.suppress(Exception):
             self.current.close()
-        for name in os.listdir(self.staging):
-            os.remove(os.path.join(self.staging, name))
-        os.rmdir(self.staging)
+        shutil.rmtree(self.staging, ignore_errors=True)
 
 
-def open_sharded(json_path):
-    """``(H5Reader over every shard, the index's mb metadata block)``."""
+def open_sharded(json_path, strict=True):
+    """``(H5Reader over every shard, the index's mb metadata block)``; `strict` as
+    for `H5Reader`."""
     label = f"'{json_path}'"
     try:
         size = os.path.getsize(json_path)
@@ -166,4 +168,4 @@ def open_sharded(json_path):
         raise
     metadata = index.get("metadata")
     block = metadata.get("mb") if isinstance(metadata, dict) else None
-    return H5Reader(files, label), block if isinstance(block, dict) else {}
+    return H5Reader(files, label, strict), block if isinstance(block, dict) else {}

@@ -35,7 +35,12 @@ def save_state(model, writer, skip=()):
 
 def _stock_loader(obj):
     method = getattr(type(obj), "load_own_variables", None)
-    return method is None or method is LayerStateMixin.load_own_variables
+    if method is None or method is LayerStateMixin.load_own_variables:
+        return True
+    # A layer whose own loader is the stock one in some states (Dense unless quantized
+    # or with LoRA) says when, so its variables are checked and loaded the stock way.
+    stock_when = getattr(method, "stock_when", None)
+    return stock_when is not None and bool(stock_when(obj))
 
 
 def _file_side(store, manifest_entry):
