@@ -18,28 +18,39 @@ from typing import Any
 
 from mb import config as config
 
-__version__ = _metadata.version("mb")
+# The distribution is "mb-framework" (the name "mb" on PyPI belongs to another project).
+__version__ = _metadata.version("mb-framework")
 
 _SUBMODULES = frozenset(
     {
         "activations",
+        "applications",
         "backend",
         "callbacks",
         "constraints",
+        "datasets",
+        "distillation",
+        "distribution",
         "dtype_policies",
+        "export",
         "initializers",
         "layers",
+        "legacy",
         "losses",
         "metrics",
         "mixed_precision",
         "models",
         "ops",
         "optimizers",
+        "preprocessing",
+        "quantizers",
         "random",
         "regularizers",
         "saving",
         "tree",
         "utils",
+        "visualization",
+        "wrappers",
     }
 )
 
@@ -58,12 +69,15 @@ _ATTRIBUTES = {
     "Metric": "mb_train.metrics",
     "Model": "mb_train.models",
     "Optimizer": "mb_train.optimizers",
+    "Quantizer": "mb_layers.quantizers",
     "Regularizer": "mb_layers.regularizers",
+    "RematScope": "mb_graph",
     "Sequential": "mb_train.models",
     "StatelessScope": "mb_ops",
     "SymbolicScope": "mb_ops",
     "Variable": "mb_ops",
     "name_scope": "mb_ops",
+    "remat": "mb_ops",
 }
 
 
@@ -72,14 +86,28 @@ def version() -> str:
     return __version__
 
 
-# Names that hand out models: Model.save / load_weights reach mb_saving through a
-# hook it fills when imported, so the umbrella imports it before handing them out.
-_NEEDS_SAVING = frozenset({"Model", "Sequential", "callbacks", "models", "saving", "utils"})
+# Names that hand out models: Model.save / load_weights / export reach mb_saving and
+# mb_export through hooks they fill when imported, so the umbrella imports them first.
+_NEEDS_SAVING = frozenset(
+    {
+        "Model",
+        "Sequential",
+        "applications",
+        "callbacks",
+        "distillation",
+        "models",
+        "saving",
+        "utils",
+    }
+)
 
 
 def __getattr__(name: str) -> Any:
     if name in _NEEDS_SAVING:
         importlib.import_module("mb_saving")
+        importlib.import_module("mb_export")
+        # Registers the applications' own layers, so saved models using them load.
+        importlib.import_module("mb_applications")
     if name in _SUBMODULES:
         module = importlib.import_module(f"mb.{name}")
         globals()[name] = module

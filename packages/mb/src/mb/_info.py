@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import importlib.metadata
+import json
+import os
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass, field
 
 from mb_ops import backends, config
 
 MB_PACKAGES = (
-    "mb",
+    "mb-framework",
     "mb-graph",
     "mb-ops",
     "mb-backend-numpy",
@@ -21,6 +26,7 @@ MB_PACKAGES = (
     "mb-train",
     "mb-saving",
     "mb-export",
+    "mb-applications",
 )
 
 ENGINE_DISTRIBUTIONS = (
@@ -52,15 +58,39 @@ class Info:
     backend_origin: str
     devices: list[str] = field(default_factory=list)
     error: str | None = None
+    # The accelerators each trainable engine sees, each engine probed in a process of its
+    # own; empty without an NVIDIA driver (no engine can see a GPU then).
+    gpus: dict[str, list[str]] = field(default_factory=dict)
+    gpu_note: str = ""
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
 
 
-def collect() -> Info:
-    """Gather the report. A broken backend choice is reported, not raised."""
+def versions() -> tuple[dict[str, str | None], dict[str, str]]:
+    """Every mb package's version (None if absent) and the installed engines' versions.
+
+    Reads installed metadata only: no backend is chosen or loaded.
+    """
     packages = {name: _version(name) for name in MB_PACKAGES}
     engines = {d: v for d in ENGINE_DISTRIBUTIONS if (v := _version(d)) is not None}
+    return packages, engines
+
+
+def render_versions(packages: dict[str, str | None], engines: dict[str, str]) -> str:
+    """What ``mb --version`` prints: installed mb packages, then engines, one per line."""
+    lines = [f"mb {packages.get('mb-framework') or 'unknown'}"]
+    lines += [f"  {name:<24} {version}" for name, version in packages.items() if version]
+    lines.append("engines:")
+    lines += [f"  {name:<24} {version}" for name, version in engines.items()]
+    if len(lines) == 2:
+        lines.append("  none installed")
+    return "\n".join(lines)
+
+
+def collect() -> Info:
+    """Gather the report. A broken backend choice is reported, not raised."""
+    packages, engines = versions()
     installed = {
         name: desc.engine_installed() for name, desc in backends.available_backends().items()
     }
@@ -71,7 +101,52 @@ def collect() -> Info:
         info.devices = backends.backend_module("distribution").list_devices()
     except (ImportError, ValueError) as exc:
         info.error = str(exc)
+    info.gpus, info.gpu_note = engine_gpus(installed)
     return info
+
+
+_PROBE = (
+    "import json; from mb_ops import backends; "
+    "print(json.dumps(backends.backend_module('distribution').list_devices()))"
+)
+_GPU_ENGINES = ("jax", "torch", "tensorflow")
+
+
+def nvidia_driver() -> bool:
+    """Whether this machine has an NVIDIA driver loaded (read from /proc, no engine)."""
+    return os.path.exists("/proc/driver/nvidia/version") or shutil.which("nvidia-smi") is not None
+
+
+def engine_gpus(installed: dict[str, bool]) -> tuple[dict[str, list[str]], str]:
+    """The non-CPU devices each installed trainable engine lists, and a note.
+
+    Each engine runs in a child process of its own (mb loads one engine per process),
+    all at once. Without an NVIDIA driver no engine is started: none can see a GPU.
+    """
+    names = [n for n in _GPU_ENGINES if installed.get(n)]
+    if not nvidia_driver():
+        return {}, "none (no NVIDIA driver on this machine)"
+    env = {k: v for k, v in os.environ.items() if k != "KERAS_BACKEND"}
+    children = {
+        name: subprocess.Popen(
+            [sys.executable, "-c", _PROBE],
+            env={**env, "MB_BACKEND": name, "TF_CPP_MIN_LOG_LEVEL": "3"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        for name in names
+    }
+    gpus = {}
+    for name, child in children.items():
+        try:
+            out, _ = child.communicate(timeout=120)
+            devices = json.loads(out.strip().splitlines()[-1]) if child.returncode == 0 else []
+        except (subprocess.TimeoutExpired, ValueError, IndexError):
+            child.kill()
+            devices = []
+        gpus[name] = [d for d in devices if not d.startswith("cpu")]
+    return gpus, ""
 
 
 def render(info: Info) -> str:
@@ -89,4 +164,10 @@ def render(info: Info) -> str:
     else:
         lines.append(f"active backend: {info.active_backend} (chosen by {info.backend_origin})")
         lines.append(f"devices: {', '.join(info.devices) or 'none'}")
+    if info.gpu_note:
+        lines.append(f"GPUs: {info.gpu_note}")
+    else:
+        lines.append("GPUs each engine sees:")
+        for name, gpus in info.gpus.items():
+            lines.append(f"  {name:<24} {', '.join(gpus) or 'none'}")
     return "\n".join(lines)

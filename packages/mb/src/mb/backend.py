@@ -14,3 +14,20 @@ from mb_ops.dtypes import is_float_dtype as is_float_dtype
 from mb_ops.dtypes import is_int_dtype as is_int_dtype
 from mb_ops.dtypes import result_type as result_type
 from mb_ops.dtypes import standardize_dtype as standardize_dtype
+
+__all__ = [
+    "backend",
+    "clear_session",
+    "epsilon",
+    "floatx",
+    "get_uid",
+    "image_data_format",
+    "is_float_dtype",
+    "is_int_dtype",
+    "is_keras_tensor",
+    "result_type",
+    "set_epsilon",
+    "set_floatx",
+    "set_image_data_format",
+    "standardize_dtype",
+]

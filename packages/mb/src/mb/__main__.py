@@ -1,0 +1,7 @@
+"""``python -m mb``: the same command line as ``mb``."""
+
+import sys
+
+from mb._cli import main
+
+sys.exit(main())

@@ -1,0 +1,4 @@
+"""``mb.applications.inception_resnet_v2`` (``keras.applications.inception_resnet_v2``)."""
+
+from mb_applications.inception_resnet_v2 import *  # noqa: F403
+from mb_applications.inception_resnet_v2 import __all__ as __all__

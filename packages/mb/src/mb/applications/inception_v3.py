@@ -1,0 +1,4 @@
+"""``mb.applications.inception_v3`` (``keras.applications.inception_v3``)."""
+
+from mb_applications.inception_v3 import *  # noqa: F403
+from mb_applications.inception_v3 import __all__ as __all__
