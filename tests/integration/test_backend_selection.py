@@ -53,7 +53,33 @@ def test_mb_info_command_agrees():
     assert report["backends"][mb.config.backend()] is True
 
 
-@pytest.mark.gpu
-def test_accelerator_is_listed_and_usable():
-    devices = backends.backend_module("distribution").list_devices()
-    assert any(d.split(":")[0] in ("gpu", "cuda") for d in devices)
+# What a process on each backend should find imported after using mb: its engine only.
+_ENGINES = ("jax", "torch", "tensorflow", "openvino", "keras", "tf_keras", "flax")
+
+_FIRST_USE = """
+import sys
+import numpy as np
+import mb
+x = mb.ops.add(mb.ops.ones((2, 3)), 1.0)
+model = mb.Sequential([mb.Input((3,)), mb.layers.Dense(2, activation="relu")])
+model.predict(np.ones((4, 3), "float32"), verbose=0)
+print(" ".join(sorted(name for name in sys.argv[1:] if name in sys.modules)))
+"""
+
+
+def test_a_process_imports_only_the_engine_of_its_backend():
+    """`import mb` and a first model load the active backend's engine and no other one
+    (TensorFlow, for instance, imports jax and Keras itself when they are installed)."""
+    engine = backends.backend_descriptor().engine
+    result = subprocess.run(
+        [sys.executable, "-c", _FIRST_USE, *_ENGINES],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "MB_BACKEND": mb.config.backend()},
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    loaded = set(result.stdout.split())
+    assert loaded == ({engine} if engine else set()), (
+        f"on the {mb.config.backend()} backend, using mb imported {sorted(loaded)}"
+    )

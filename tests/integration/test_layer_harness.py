@@ -9,14 +9,12 @@ skips the case with the backend's reason.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
 from mb_layers import layers
 from mb_layers.testing import run_layer_test
-from mb_ops import backends, config, ops
+from mb_ops import backends, config, ops, testing
 
 BACKEND = config.backend()
 FIRST = config.image_data_format() == "channels_first"
@@ -24,17 +22,7 @@ TRAIN = {"training": True}
 RNG = np.random.default_rng(0)
 
 
-def declared_ops_only(test):
-    """Turns a backend's declared NotImplementedError into a skip naming the reason."""
-
-    @functools.wraps(test)
-    def wrapper(*args, **kwargs):
-        try:
-            return test(*args, **kwargs)
-        except NotImplementedError as error:
-            pytest.skip(f"the {config.backend()} backend declares: {error}")
-
-    return wrapper
+declared_ops_only = testing.declared_ops_only
 
 
 def spatial(*sizes, channels):
@@ -221,6 +209,25 @@ CASES = {
     "RandomGaussianBlur": [_rgb_case({"value_range": (-3, 3)})],
     "RandomPerspective": [_rgb_case({"scale": 0.5})],
     "RandomElasticTransform": [_rgb_case({"value_range": (-3, 3)})],
+    "AutoContrast": [_rgb_case({"value_range": (-3, 3)})],
+    "Equalization": [_rgb_case({"value_range": (-3, 3), "bins": 64})],
+    "ContrastLimitedAdaptiveHistogramEqualization": [
+        _rgb_case({"value_range": (-3, 3), "tile_grid_size": (2, 2)})
+    ],
+    "Solarization": [_rgb_case({"addition_factor": 0.2, "threshold_factor": 0.5})],
+    "MixUp": [_rgb_case({"seed": 1})],
+    "CutMix": [_rgb_case({"seed": 1})],
+    "RandAugment": [_rgb_case({"value_range": (-3, 3), "num_ops": 1})],
+    "AugMix": [_rgb_case({"value_range": (-3, 3), "num_chains": 2, "chain_depth": 1})],
+    # Its images pass through untouched (no cast to the compute dtype), as in Keras.
+    "MaxNumBoundingBoxes": [case({"max_number": 2}, RGB, **NO_MIXED)],
+    "Pipeline": [case({"layers": "pipeline"}, RGB, **NO_MIXED)],
+    "STFTSpectrogram": [
+        case({"frame_length": 4}, spatial(12, channels=2), expected_num_trainable_weights=2)
+    ],
+    "MelSpectrogram": [
+        case({"fft_length": 16, "sequence_stride": 4, "num_mel_bins": 4}, (None, 32))
+    ],
     "Hashing": [
         case({"num_bins": 3}, input_data=_strings(2, 3)),
         case({"num_bins": 4, "output_mode": "multi_hot"}, input_data=_strings(2, 3), **NO_MIXED),
@@ -255,6 +262,11 @@ CASES = {
             **NO_MIXED,
         ),
     ],
+    "TorchModuleWrapper": [
+        case(skip="wraps a torch module: tests/integration/test_layers.py trains one on torch")
+    ],
+    "JaxLayer": [case(skip="wraps JAX functions: tests/integration/test_layers.py, jax leg")],
+    "FlaxLayer": [case(skip="wraps a Flax module: tests/integration/test_layers.py, jax leg")],
     # Classes without a call of their own: the config round trip only.
     "Layer": [case()],
     "InputLayer": [case({"shape": (3,)})],
@@ -266,6 +278,7 @@ _SUB_LAYERS = {
     "stacked": lambda: [layers.SimpleRNNCell(2), layers.GRUCell(3)],
     "lstm": lambda: layers.LSTM(2),
     "dense": lambda: layers.Dense(2),
+    "pipeline": lambda: [layers.Rescaling(0.5), layers.AutoContrast(value_range=(-3, 3))],
 }
 
 

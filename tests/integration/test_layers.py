@@ -1,20 +1,19 @@
 """Layers and networks on the active backend (MB_BACKEND), against NumPy formulas.
 
 The image tests use the leg's image_data_format (channels_first on the torch leg).
-An op the backend declares unsupported (NotImplementedError) skips the test
-with the backend's reason.
+An op the backend declares unsupported (in a contract module's ``UNSUPPORTED``)
+skips the test with the backend's reason; any other NotImplementedError fails it.
 """
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
+import mb
 import mb_layers
 from mb_layers import layers
-from mb_ops import config, dtypes, ops
+from mb_ops import config, dtypes, ops, testing
 
 RNG = np.random.default_rng(0)
 
@@ -23,17 +22,7 @@ def _np(x):
     return np.asarray(ops.convert_to_numpy(x)).astype("float64")
 
 
-def declared_ops_only(test):
-    """Turns a backend's declared NotImplementedError into a skip naming the reason."""
-
-    @functools.wraps(test)
-    def wrapper(*args, **kwargs):
-        try:
-            return test(*args, **kwargs)
-        except NotImplementedError as error:
-            pytest.skip(f"the {config.backend()} backend declares: {error}")
-
-    return wrapper
+declared_ops_only = testing.declared_ops_only
 
 
 def _channels_first():
@@ -216,3 +205,165 @@ def test_fused_attention_kernel_gives_the_generic_paths_numbers(kind, masking, m
     assert len(kernel_calls) == 1, "asking for the scores must run the einsum path"
     assert np.isfinite(fused).all()
     np.testing.assert_allclose(fused, _np(generic), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.skipif(
+    config.backend() != "tensorflow",
+    reason=f"tf.function with an unknown batch; this process runs {config.backend()}",
+)
+def test_activity_regularizer_divides_by_the_batch_a_tf_function_leaves_unknown():
+    tf = pytest.importorskip("tensorflow")
+    inputs = mb_layers.Input((3,))
+    dense = layers.Dense(2, activity_regularizer="l2", kernel_initializer="ones")
+    network = mb_layers.Functional(inputs, dense(inputs))
+
+    @tf.function(input_signature=[tf.TensorSpec((None, 3), "float32")], autograph=False)
+    def regularization(x):
+        network(x)
+        return ops.sum(ops.stack(network.losses))
+
+    x = RNG.standard_normal((5, 3)).astype("float32")
+    y = x.sum(axis=1, keepdims=True) * np.ones((1, 2))
+    expected = 0.01 * (y**2).sum() / len(x)
+    np.testing.assert_allclose(_np(regularization(x)), expected, rtol=1e-5)
+
+
+@pytest.mark.trains
+@declared_ops_only
+@pytest.mark.slow
+def test_image_augmentations_train_inside_the_compiled_step():
+    shape = (3, 8, 8) if _channels_first() else (8, 8, 3)
+    inputs = mb.Input(shape)
+    augmentations = [
+        layers.RandAugment(num_ops=1, seed=1),
+        layers.AugMix(num_chains=1, chain_depth=1, all_ops=False, seed=2),
+        layers.CutMix(seed=3),
+        layers.MixUp(seed=4),
+        layers.Solarization(0.1, 0.5, seed=5),
+        layers.ContrastLimitedAdaptiveHistogramEqualization(tile_grid_size=(2, 2)),
+        layers.Equalization(),
+        layers.AutoContrast(),
+    ]
+    x = inputs
+    for layer in augmentations:
+        x = layer(x)
+    model = mb.Model(inputs, layers.Dense(1)(layers.Flatten()(x)))
+    model.compile(optimizer="sgd", loss="mse")
+    seeds = [layer.generator.state for layer in augmentations if hasattr(layer, "generator")]
+    before = [_np(s.value) for s in seeds]
+    images = (RNG.random((8, *shape)) * 255).astype("float32")
+    history = model.fit(images, np.zeros((8, 1), "float32"), batch_size=4, epochs=1, verbose=0)
+    assert np.isfinite(history.history["loss"][0])
+    # Every random layer drew in training (its seed state moved on, once per step).
+    assert all(not np.array_equal(_np(s.value), b) for s, b in zip(seeds, before, strict=True))
+    np.testing.assert_array_equal(_np(augmentations[3](images, training=False)), images)
+
+
+# ----- engine wrappers: TorchModuleWrapper (torch), JaxLayer and FlaxLayer (jax) ----------
+
+
+def _one_sgd_step_reference(x, y, w, b, lr):
+    """A linear model's weights after one full-batch SGD step on the mean squared error."""
+    error = x @ w + b - y
+    return w - lr * 2 * x.T @ error / len(x), b - lr * 2 * error.mean(axis=0)
+
+
+def _fit_one_step(layer, x, y, lr):
+    inputs = mb.Input((x.shape[1],))
+    model = mb.Model(inputs, layer(inputs))
+    model.compile(optimizer=mb.optimizers.SGD(lr), loss="mse")
+    model.fit(x, y, batch_size=len(x), epochs=1, shuffle=False, verbose=0)
+    return model
+
+
+LINEAR_X = RNG.standard_normal((16, 3)).astype("float32")
+LINEAR_Y = (LINEAR_X @ np.array([[1.0], [-2.0], [0.5]]) + 0.3).astype("float32")
+
+
+@pytest.mark.skipif(
+    config.backend() != "torch", reason=f"wraps torch modules; this process runs {config.backend()}"
+)
+def test_torch_module_wrapper_trains_the_modules_own_parameters(tmp_path):
+    torch = pytest.importorskip("torch")
+    linear = torch.nn.Linear(3, 1)
+    w0 = linear.weight.detach().cpu().numpy().T.astype("float64")
+    b0 = linear.bias.detach().cpu().numpy().astype("float64")
+    layer = layers.TorchModuleWrapper(linear)
+    model = _fit_one_step(layer, LINEAR_X, LINEAR_Y, lr=0.1)
+    w1, b1 = _one_sgd_step_reference(LINEAR_X, LINEAR_Y, w0, b0, lr=0.1)
+    np.testing.assert_allclose(linear.weight.detach().cpu().numpy().T, w1, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(linear.bias.detach().cpu().numpy(), b1, rtol=1e-5, atol=1e-6)
+    # The weights file holds the module's state_dict and loads back into it.
+    model.save_weights(tmp_path / "m.weights.h5")
+    with torch.no_grad():
+        linear.weight.zero_()
+    model.load_weights(tmp_path / "m.weights.h5")
+    np.testing.assert_allclose(linear.weight.detach().cpu().numpy().T, w1, rtol=1e-5, atol=1e-6)
+    # The config pickles the module: loading it is refused unless safe mode is off.
+    config_ = layer.get_config()
+    with pytest.raises(ValueError, match="safe_mode"):
+        layers.TorchModuleWrapper.from_config(config_)
+    clone = layers.TorchModuleWrapper.from_config(config_, safe_mode=False)
+    np.testing.assert_allclose(_np(clone(LINEAR_X)), _np(layer(LINEAR_X)), rtol=1e-6)
+
+
+@pytest.mark.skipif(
+    config.backend() != "jax", reason=f"wraps JAX functions; this process runs {config.backend()}"
+)
+def test_jax_layer_trains_its_params_pytree():
+    jnp = pytest.importorskip("jax.numpy")
+    w0 = RNG.standard_normal((3, 1)).astype("float32")
+    params = {"dense": {"w": jnp.asarray(w0), "b": jnp.zeros((1,))}}
+
+    def call_fn(params, inputs):
+        return inputs @ params["dense"]["w"] + params["dense"]["b"]
+
+    layer = layers.JaxLayer(call_fn, params=params)
+    _fit_one_step(layer, LINEAR_X, LINEAR_Y, lr=0.1)
+    w1, b1 = _one_sgd_step_reference(LINEAR_X, LINEAR_Y, w0.astype("float64"), np.zeros(1), 0.1)
+    np.testing.assert_allclose(_np(layer.params["dense"]["w"]), w1, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(_np(layer.params["dense"]["b"]), b1, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.skipif(
+    config.backend() != "jax", reason=f"wraps Flax modules; this process runs {config.backend()}"
+)
+def test_flax_layer_trains_params_and_updates_its_state():
+    nn = pytest.importorskip("flax.linen")
+
+    class Block(nn.Module):
+        @nn.compact
+        def __call__(self, inputs, training=False):
+            hidden = nn.BatchNorm(use_running_average=not training)(nn.Dense(4)(inputs))
+            hidden = nn.Dropout(0.5, deterministic=not training)(hidden)
+            return nn.Dense(1)(hidden)
+
+    layer = layers.FlaxLayer(Block(), seed=3)
+    inputs = mb.Input((3,))
+    model = mb.Model(inputs, layer(inputs))
+    assert (len(layer.trainable_weights), len(layer.non_trainable_weights)) == (6, 2)
+    statistics = [_np(v.value) for v in layer.non_trainable_weights]
+    model.compile(optimizer=mb.optimizers.Adam(0.05), loss="mse")
+    # Judged without dropout (evaluate), so the noise of a 0.5 dropout cannot decide it.
+    before = model.evaluate(LINEAR_X, LINEAR_Y, verbose=0)
+    model.fit(LINEAR_X, LINEAR_Y, batch_size=8, epochs=15, verbose=0)
+    assert model.evaluate(LINEAR_X, LINEAR_Y, verbose=0) < 0.5 * before
+    # Batch statistics moved in training; inference uses them (no dropout: repeatable).
+    assert all(
+        not np.allclose(s, _np(v.value))
+        for s, v in zip(statistics, layer.non_trainable_weights, strict=True)
+    )
+    np.testing.assert_array_equal(_np(model(LINEAR_X)), _np(model(LINEAR_X)))
+
+
+def test_engine_wrappers_name_the_backend_they_need():
+    if config.backend() != "torch":
+        with pytest.raises(
+            ValueError, match=f"needs MB_BACKEND=torch; the active backend is {config.backend()}"
+        ):
+            layers.TorchModuleWrapper(object())
+    if config.backend() != "jax":
+        with pytest.raises(
+            ValueError, match=f"needs MB_BACKEND=jax; the active backend is {config.backend()}"
+        ):
+            layers.JaxLayer(lambda inputs: inputs)
