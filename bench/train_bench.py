@@ -5,6 +5,12 @@
     python bench/train_bench.py --backends torch --models cnn,lstm
     python bench/train_bench.py --samples-scale 0.1 --epochs 2   # smoke test of every row
     python bench/train_bench.py --steps-per-execution 8 --frameworks mb,keras
+    python bench/train_bench.py --device gpu --models tiny,mlp   # on an NVIDIA GPU
+
+``--device cpu`` (the default) hides every GPU from the runs (CUDA_VISIBLE_DEVICES="",
+JAX_PLATFORMS=cpu) and pins one thread; ``--device gpu`` runs all three frameworks on the
+GPU (the native torch loop moves its module and data to ``cuda``) with the engines'
+default threads, and a run whose engine sees no GPU fails instead of timing the CPU.
 
 Each (framework, backend, model) runs in its own subprocess with threads pinned to
 one (torch collapses on a busy machine with its default threads); frameworks are
@@ -411,7 +417,8 @@ def _native_torch(model, samples, epochs, jit):
 
     _, batch, loss_name = MODELS[model]
     torch.manual_seed(0)
-    net = _torch_net(model)
+    device = "cuda" if os.environ.get("MB_BENCH_DEVICE") == "gpu" else "cpu"
+    net = _torch_net(model).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=LR, betas=(BETA_1, BETA_2), eps=EPSILON)
     x, y = _data(model, samples)
     if model == "cnn":
@@ -420,6 +427,7 @@ def _native_torch(model, samples, epochs, jit):
         torch.from_numpy(x),
         torch.from_numpy(y.astype("int64" if loss_name != "mse" else "float32")),
     )
+    x, y = x.to(device), y.to(device)  # on the device before the clock, as mb's are not
     loss_fn = F.mse_loss if loss_name == "mse" else F.cross_entropy
     start, ends = time.perf_counter(), []
     for _ in range(epochs):
@@ -435,7 +443,7 @@ def _native_torch(model, samples, epochs, jit):
     def predict_pass():
         with torch.no_grad():
             for i in range(0, samples, batch):
-                net(x[i : i + batch]).numpy()
+                net(x[i : i + batch]).cpu().numpy()
 
     return times, _second_pass_s(predict_pass)
 
@@ -465,11 +473,37 @@ def _pin_threads(backend):
         tf.config.threading.set_inter_op_parallelism_threads(1)
 
 
+def _check_gpu(backend):
+    """Raises when the engine sees no GPU: a --device gpu row never times the CPU."""
+    if backend == "jax":
+        import jax
+
+        seen = [d for d in jax.devices() if d.platform != "cpu"]
+    elif backend == "torch":
+        import torch
+
+        seen = list(range(torch.cuda.device_count()))
+    else:
+        import tensorflow as tf
+
+        seen = tf.config.list_physical_devices("GPU")
+    if not seen:
+        raise RuntimeError(f"--device gpu: {backend} sees no GPU")
+
+
 def child(spec):
     import resource
     import traceback
 
-    _pin_threads(spec["backend"])
+    if spec.get("device") == "gpu":
+        try:
+            _check_gpu(spec["backend"])
+        except RuntimeError as error:
+            print(json.dumps({"error": str(error)}))
+            return
+    else:
+        _pin_threads(spec["backend"])
+    os.environ["MB_BENCH_DEVICE"] = spec.get("device", "cpu")
     args = [spec[k] for k in ("backend", "model", "samples", "epochs", "spe", "jit")]
     try:
         times, predict_s = RUNNERS[spec["framework"]](*args)
@@ -504,6 +538,13 @@ def _spawn(spec):
         "MB_BACKEND": spec["backend"],
         "KERAS_BACKEND": spec["backend"],
     }
+    if spec.get("device") == "gpu":
+        for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "XLA_FLAGS"):
+            env.pop(name, None)
+        env.pop("TF_NUM_INTRAOP_THREADS", None)
+        env.pop("TF_NUM_INTEROP_THREADS", None)
+    else:  # the CPU rows see no GPU, whatever the machine has
+        env.update(CUDA_VISIBLE_DEVICES="", JAX_PLATFORMS="cpu")
     args = [sys.executable, __file__, "--child", json.dumps(spec)]
     try:
         result = subprocess.run(args, capture_output=True, text=True, env=env, timeout=3600)
@@ -574,6 +615,9 @@ def main():
         default="auto",
         help="jit_compile of mb and Keras; 'on' also puts XLA on native TF",
     )
+    parser.add_argument(
+        "--device", choices=("cpu", "gpu"), default="cpu", help="where every run computes"
+    )
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -594,7 +638,8 @@ def main():
     results, raw = {}, []
     print(
         f"# {rounds} round(s), {args.epochs} epochs, steps_per_execution="
-        f"{args.steps_per_execution}, jit={args.jit}, 1 thread per run",
+        f"{args.steps_per_execution}, jit={args.jit}, device={args.device}"
+        + (", 1 thread per run" if args.device == "cpu" else ""),
         flush=True,
     )
     for _ in range(rounds):
@@ -610,6 +655,7 @@ def main():
                         "epochs": args.epochs,
                         "spe": args.steps_per_execution,
                         "jit": _jit_value(args.jit),
+                        "device": args.device,
                     }
                     r = _spawn(spec)
                     raw.append({**spec, **r})
