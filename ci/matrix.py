@@ -1,9 +1,11 @@
 """The whole test matrix of mb, one leg at a time, with one summary line per leg.
 
 Run through ``ci/test`` (which makes sure uv exists). Standard library only.
-Legs: lock and lint checks, wheels, the isolated installs of mb-graph and
-mb-ops, each package's tests, the tooling tests, then ``tests/integration``
-once per backend, each backend in its own processes.
+Legs: lock and lint checks, the workflow checks, wheels (built, checked, installed
+from the wheels alone and through a local package index), each light package with
+only its own declared requirements, each package's tests, the tooling tests, then
+``tests/integration`` once per backend, each backend in its own processes.
+``--list-json`` prints the legs grouped into the hosted CI's jobs.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ BACKENDS = ("numpy", "jax", "torch", "tensorflow", "openvino")
 # The torch leg runs channels_first: the layout most likely to expose layout bugs.
 BACKEND_SETTINGS = {"torch": {"image_data_format": "channels_first"}}
 XDIST = ["-p", "xdist", "-n", "2"]
+# Skips per leg of the last run on this machine, printed next to this run's (a new
+# skip is a test that stopped running); kept outside the checkout, which CI clones anew.
+SKIP_HISTORY = Path(
+    os.environ.get("MB_CI_SKIP_HISTORY", Path.home() / ".cache" / "mb-ci" / "skips.json")
+)
 
 
 @dataclass
@@ -36,6 +43,12 @@ class Leg:
     env: dict[str, str] = field(default_factory=dict)
     junit: Path | None = None
     fatal: bool = False
+    # The hosted CI job (.github/workflows/ci.yml) this leg runs in; a leg without one
+    # gets a job of its own, named after it. Fatal legs run in every job.
+    job: str = ""
+
+    def __post_init__(self) -> None:
+        self.job = self.job or self.name
 
 
 @dataclass
@@ -71,102 +84,144 @@ def _pytest_leg(
     return Leg(name, [cmd + paths], env=env, junit=junit)
 
 
-def _isolated_leg(name: str, install: list[str], test_paths: list[str], backend: str | None) -> Leg:
-    venv = WORK / "venvs" / name
-    python = str(venv / "bin" / "python")
-    setup = [
-        [*UV, "venv", "--quiet", "--clear", "--python", sys.executable, str(venv)],
-        [*UV, "pip", "install", "--quiet", "--python", python, *install, "pytest"],
-    ]
+# Packages whose tests also run with only their own dependencies and their `dev` group
+# (`uv run --isolated --package P`): the light ones, whose groups need no engine.
+ISOLATED = {"mb-graph": None, "mb-ops": "numpy", "mb-backend-numpy": "numpy"}
+
+
+def _isolated_leg(package: str, backend: str | None) -> Leg:
+    """`uv run --isolated --package P pytest packages/P`: P's declared requirements only."""
+    runner = [*UV, "run", "--isolated", "--frozen", "--package", package, "python"]
     env = {"MB_BACKEND": backend} if backend else {}
-    leg = _pytest_leg(name, test_paths, env, python=[python], parallel=False)
-    leg.commands = setup + leg.commands
+    leg = _pytest_leg(f"isolated {package}", [f"packages/{package}"], env, runner, False)
+    leg.job = "isolated"
     return leg
 
 
-def _plain_install_leg() -> Leg:
-    """`pip install mb` alone: the framework on jax, no optional engine."""
-    venv = WORK / "venvs" / "plain-mb"
-    python = str(venv / "bin" / "python")
-    members = [
-        "mb",
-        "mb-graph",
-        "mb-ops",
-        "mb-backend-numpy",
-        "mb-backend-jax",
-        "mb-layers",
-        "mb-data",
-        "mb-train",
-        "mb-saving",
-        "mb-export",
-    ]
-    return Leg(
-        "isolated pip install mb",
-        [
-            [*UV, "venv", "--quiet", "--clear", "--python", sys.executable, str(venv)],
-            [
-                *UV,
-                "pip",
-                "install",
-                "--quiet",
-                "--python",
-                python,
-                *(f"./packages/{m}" for m in members),
-            ],
-            [python, str(ROOT / "ci" / "check_install.py")],
-        ],
-        env={"MB_HOME": str(WORK / "homes" / "default")},
-    )
-
-
-def build_legs(only: set[str] | None) -> list[Leg]:
-    default_home = _mb_home("default", {})
-    base_env = {"MB_HOME": default_home}
-    dist = WORK / "dist"
-    legs = [
-        Leg("uv lock --check", [[*UV, "lock", "--check"]]),
-        Leg("uv sync", [[*UV, "sync", "--frozen", "--quiet"]], fatal=True),
-        Leg("uv pip check", [[*UV, "pip", "check"]]),
-        Leg(
-            "ruff",
-            [
-                [*UV, "run", "--frozen", "--no-sync", "ruff", "check", "."],
-                [*UV, "run", "--frozen", "--no-sync", "ruff", "format", "--check", "."],
-            ],
-        ),
-        Leg("import-linter", [[*UV, "run", "--frozen", "--no-sync", "lint-imports"]]),
+def _wheel_legs(dist: Path, env: dict[str, str]) -> list[Leg]:
+    """Build every wheel and sdist, check them, install the umbrella from them two ways."""
+    script = str(ROOT / "ci" / "wheel_install.py")
+    in_venv = [*UV, "run", "--frozen", "--no-sync", "python"]
+    return [
         Leg(
             "wheels",
             [
                 [*UV, "build", "--all-packages", "--quiet", "--out-dir", str(dist)],
                 [sys.executable, str(ROOT / "ci" / "wheel_metadata.py"), str(dist)],
             ],
+            job="wheels",
         ),
-        _isolated_leg(
-            "isolated mb-graph", ["./packages/mb-graph"], ["packages/mb-graph/tests"], None
+        # pip install --no-index --find-links DIST mb-framework, then a fit and the quickstart.
+        Leg(
+            "wheel install mb-framework",
+            [[sys.executable, script, "find-links", str(dist)]],
+            env=env,
+            job="wheels",
         ),
-        _isolated_leg(
-            "isolated mb-ops+numpy",
-            ["./packages/mb-graph", "./packages/mb-ops", "./packages/mb-backend-numpy"],
-            ["packages/mb-ops/tests", "packages/mb-backend-numpy/tests"],
-            "numpy",
+        # uv publish to a pypiserver on 127.0.0.1, then install mb-framework from it.
+        Leg("release dry run", [[*in_venv, script, "index", str(dist)]], env=env, job="wheels"),
+    ]
+
+
+def build_legs(only: set[str] | None) -> list[Leg]:
+    default_home = _mb_home("default", {})
+    base_env = {"MB_HOME": default_home}
+    dist = WORK / "dist"
+    in_venv = [*UV, "run", "--frozen", "--no-sync"]
+    legs = [
+        Leg("uv lock --check", [[*UV, "lock", "--check"]], job="lint"),
+        Leg("uv sync", [[*UV, "sync", "--frozen", "--quiet"]], fatal=True),
+        Leg("uv pip check", [[*UV, "pip", "check"]], job="lint"),
+        Leg(
+            "ruff",
+            [[*in_venv, "ruff", "check", "."], [*in_venv, "ruff", "format", "--check", "."]],
+            job="lint",
         ),
-        _plain_install_leg(),
+        Leg("import-linter", [[*in_venv, "lint-imports"]], job="lint"),
+        # Every backend module against mb_ops.contract's Protocols (ci/contract_types.py).
+        Leg("typecheck", [[*in_venv, "basedpyright"]], job="lint"),
+        _workflows_leg(base_env),
+        _docs_leg(base_env),
+        _doctests_leg(base_env),
+        *_wheel_legs(dist, base_env),
+        *(_isolated_leg(pkg, backend) for pkg, backend in ISOLATED.items()),
     ]
     # Every package has tests: one without a tests/ folder fails its leg (pytest finds nothing).
     for pkg in sorted(p.name for p in (ROOT / "packages").iterdir() if p.is_dir()):
         env = dict(base_env)
+        job = "packages"
         if pkg.startswith("mb-backend-"):
             env["MB_BACKEND"] = pkg.removeprefix("mb-backend-")
-        legs.append(_pytest_leg(f"package {pkg}", [f"packages/{pkg}"], env))
-    legs.append(_pytest_leg("tooling", ["tests/tooling"], base_env, parallel=False))
+            job = f"backend {env['MB_BACKEND']}"
+        leg = _pytest_leg(f"package {pkg}", [f"packages/{pkg}"], env)
+        leg.job = job
+        legs.append(leg)
+    tooling = _pytest_leg("tooling", ["tests/tooling"], base_env, parallel=False)
+    tooling.job = "tooling"
+    legs.append(tooling)
     for backend in BACKENDS:
         settings = BACKEND_SETTINGS.get(backend, {})
         env = {"MB_BACKEND": backend, "MB_HOME": _mb_home(backend, settings)}
-        legs.append(_pytest_leg(f"integration {backend}", ["tests/integration"], env))
+        leg = _pytest_leg(f"integration {backend}", ["tests/integration"], env)
+        leg.job = f"backend {backend}"
+        legs.append(leg)
+    # `ci/test --gpu`'s legs on the CPU: the plumbing and the gpu tests' own logic.
+    legs += gpu_legs(dry_run=True)
     if only:
-        legs = [leg for leg in legs if leg.fatal or any(o in leg.name for o in only)]
+        legs = [leg for leg in legs if leg.fatal or _selected(leg.name, only, legs)]
     return legs
+
+
+def _selected(name: str, only: set[str], legs: list[Leg]) -> bool:
+    """`--only X` picks the leg named exactly X, else every leg whose name contains X."""
+    names = {leg.name for leg in legs}
+    return any(name == o if o in names else o in name for o in only)
+
+
+def _docs_leg(env: dict[str, str]) -> Leg:
+    """The documentation site: `mkdocs build --strict` (a broken link or reference, a
+    docstring griffe cannot parse, fails it), then ci/docs_site.py checks what was built
+    (the search index, no empty page, an entry for every op and every layer)."""
+    site = str(WORK / "site")
+    in_venv = [*UV, "run", "--frozen", "--no-sync"]
+    env = {**env, "MB_BACKEND": "numpy", "NO_MKDOCS_2_WARNING": "1"}
+    # Not --quiet: it hides the warnings from --strict too, and the build then passes.
+    build = [*in_venv, "mkdocs", "build", "--strict", "--site-dir", site]
+    check = [*in_venv, "python", str(ROOT / "ci" / "docs_site.py"), site]
+    return Leg("docs", [build, check], env=env, job="docs")
+
+
+def _doctests_leg(env: dict[str, str]) -> Leg:
+    """Every docstring example of the public packages, run as a doctest on numpy (those
+    that train run on jax): tests/docs/test_docstring_examples.py."""
+    env = {**env, "MB_BACKEND": "numpy"}
+    leg = _pytest_leg("doctests", ["tests/docs"], env, parallel=False)
+    leg.job = "docs"
+    return leg
+
+
+def _workflows_leg(env: dict[str, str]) -> Leg:
+    """actionlint (with shellcheck) on .github/workflows, then the tests that parse them."""
+    leg = _pytest_leg("workflows", ["tests/tooling/test_workflows.py"], env, parallel=False)
+    leg.commands.insert(0, [*UV, "run", "--frozen", "--no-sync", "actionlint"])
+    leg.job = "lint"
+    return leg
+
+
+def plan(legs: list[Leg]) -> dict:
+    """What `--list-json` prints: every leg with its job, and the jobs in order.
+
+    The hosted CI's test job runs one job per entry of "jobs", each calling
+    `bash ci/test --only LEG` for every leg it lists.
+    """
+    jobs: dict[str, list[str]] = {}
+    for leg in legs:
+        if not leg.fatal:
+            jobs.setdefault(leg.job, []).append(leg.name)
+    return {
+        "legs": [{"name": leg.name, "job": leg.job, "fatal": leg.fatal} for leg in legs],
+        "jobs": [{"job": job, "only": names} for job, names in jobs.items()],
+    }
 
 
 def _count(junit: Path | None) -> tuple[int, int, int]:
@@ -205,13 +260,109 @@ def run_leg(leg: Leg) -> Result:
     return Result(leg, ok, time.perf_counter() - start, passed, failed, skipped, log)
 
 
+GPU_BACKENDS = ("jax", "torch", "tensorflow")
+GPU_VENV = ROOT / os.environ.get("MB_GPU_VENV", ".venv-gpu")
+
+
+def gpu_legs(dry_run: bool) -> list[Leg]:
+    """The accelerator legs of `ci/test --gpu`, one per trainable engine.
+
+    Each leg first checks that the engine sees a GPU (`ci/gpu_check.py`), then runs the
+    tests marked `gpu` (the integration ones and the backend package's own) and the whole
+    integration suite on the device, in the GPU environment that `ci/gpu_env.py` builds.
+    `dry_run` runs the same legs in the ordinary environment on the CPU: the check may
+    find only the CPU, the integration `gpu` tests run on the CPU device
+    (MB_GPU_DRY_RUN), and the integration suite is left to the CPU matrix, which runs it.
+    """
+    python = (
+        [*UV, "run", "--frozen", "--no-sync", "python"]
+        if dry_run
+        else [str(GPU_VENV / "bin" / "python")]
+    )
+    legs = []
+    for backend in GPU_BACKENDS:
+        name = f"gpu {'dry run ' if dry_run else ''}{backend}"
+        env = {"MB_BACKEND": backend, "MB_HOME": _mb_home(f"gpu-{backend}", {})}
+        env["MB_GPU_DRY_RUN" if dry_run else "MB_REQUIRE_GPU"] = "1"
+        paths = ["tests/integration", f"packages/mb-backend-{backend}/tests"]
+        leg = _pytest_leg(name, paths, env, python, parallel=False)
+        # The dry run leaves out the slow gpu tests (minutes on the CPU; run on GPUs only).
+        marks = "gpu and not slow" if dry_run else "gpu or integration"
+        leg.commands[0][-len(paths) : -len(paths)] = ["-m", marks]
+        check = [*python, str(ROOT / "ci" / "gpu_check.py"), *(["--allow-cpu"] if dry_run else [])]
+        leg.commands.insert(0, check)
+        leg.job = "gpu dry run" if dry_run else "gpu"
+        legs.append(leg)
+    return legs
+
+
+def run_gpu(dry_run: bool, only: set[str] | None) -> int:
+    """`ci/test --gpu [--dry-run]`: the accelerator legs; 1 if any fails."""
+    if not dry_run and not (GPU_VENV / "bin" / "python").exists():
+        print(
+            f"ci/test --gpu: no GPU environment at {GPU_VENV}. Build it from uv.lock with "
+            "`python3 ci/gpu_env.py` (on a machine with an NVIDIA driver), or check the "
+            "plumbing on the CPU with `bash ci/test --gpu --dry-run`.",
+            file=sys.stderr,
+        )
+        return 1
+    legs = gpu_legs(dry_run)
+    if only:
+        legs = [leg for leg in legs if _selected(leg.name, only, legs)]
+    results = [run_leg(leg) for leg in legs]
+    for result in results:
+        status = "ok    " if result.ok else "FAILED"
+        counts = f"  {result.passed} passed, {result.failed} failed, {result.skipped} skipped"
+        print(f"leg {result.leg.name:<34} {status} {result.seconds:7.1f}s{counts}", flush=True)
+    failed = [r.leg.name for r in results if not r.ok]
+    print(f"gpu matrix: {len(results)} legs, failed legs: {', '.join(failed) or 'none'}")
+    return 1 if failed or not results else 0
+
+
+def _last_skips() -> dict[str, int]:
+    try:
+        return json.loads(SKIP_HISTORY.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_skips(history: dict[str, int], results: list[Result]) -> None:
+    history.update({r.leg.name: r.skipped for r in results if r.leg.junit is not None})
+    try:
+        SKIP_HISTORY.parent.mkdir(parents=True, exist_ok=True)
+        SKIP_HISTORY.write_text(json.dumps(history, indent=1, sort_keys=True))
+    except OSError as error:
+        print(f"matrix: could not record the skips in {SKIP_HISTORY}: {error}")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description="Run mb's test matrix.")
-    parser.add_argument("--only", action="append", help="run only legs whose name contains this")
+    parser.add_argument(
+        "--only",
+        action="append",
+        help="run only the leg of this exact name, or else the legs whose name contains this",
+    )
+    parser.add_argument(
+        "--list-json",
+        action="store_true",
+        help="print the legs and the CI jobs they group into as JSON, run nothing",
+    )
+    parser.add_argument("--gpu", action="store_true", help="run the legs that need an accelerator")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="with --gpu: the same legs on the CPU"
+    )
     args = parser.parse_args(argv)
+    if args.list_json:
+        print(json.dumps(plan(build_legs(set(args.only) if args.only else None))))
+        return 0
+    if args.dry_run and not args.gpu:
+        parser.error("--dry-run goes with --gpu")
+    if args.gpu:
+        return run_gpu(args.dry_run, set(args.only) if args.only else None)
     shutil.rmtree(WORK / "junit", ignore_errors=True)
     shutil.rmtree(WORK / "dist", ignore_errors=True)
     results: list[Result] = []
+    last_skips = _last_skips()
     started = time.perf_counter()
     for leg in build_legs(set(args.only) if args.only else None):
         result = run_leg(leg)
@@ -219,6 +370,7 @@ def main(argv: list[str]) -> int:
         counts = ""
         if leg.junit is not None:
             counts = f"  {result.passed} passed, {result.failed} failed, {result.skipped} skipped"
+            counts += f" (last run: {last_skips.get(leg.name, 'none')})"
         status = "ok    " if result.ok else "FAILED"
         print(f"leg {leg.name:<34} {status} {result.seconds:7.1f}s{counts}", flush=True)
         if not result.ok:
@@ -235,6 +387,7 @@ def main(argv: list[str]) -> int:
     failed_names = ", ".join(failed_legs) or "none"
     print(f"matrix: {len(results)} legs in {minutes:.1f} min, failed legs: {failed_names}")
     print(f"total: {passed} passed, {failed} failed, {skipped} skipped")
+    _save_skips(last_skips, results)
     return 1 if failed_legs else 0
 
 
