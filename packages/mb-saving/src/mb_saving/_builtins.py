@@ -6,11 +6,9 @@ functions. Only names in these tables (and objects the caller registered)
 can be created from a file. Non-modeling APIs (``load_model``, ``get_file``,
 ``serialize``, ...) are in no table, so they are refused without a deny-list.
 
-The families of mb_train (losses, metrics, optimizers, schedules) are sibling
-sub-packages looked up when first needed, like mb_train's ``compile`` does.
+The tables of mb_train's families (losses, metrics, optimizers, schedules) are read
+when first needed, so importing mb-saving does not import them.
 """
-
-import importlib
 
 from mb_layers import (
     InputSpec,
@@ -41,43 +39,32 @@ class Family:
         self._table = table
 
     def table(self):
-        """dict name -> class or function of the family's built-ins ({} if unavailable)."""
-        table = self._table()
-        return table if table is not None else {}
+        """dict name -> class or function of the family's built-ins."""
+        return self._table()
 
 
-def _sibling(name):
-    """``mb_train.<name>``, or None while that sub-package does not exist."""
-    try:
-        return importlib.import_module(f"mb_train.{name}")
-    except ModuleNotFoundError as error:
-        if error.name not in (f"mb_train.{name}", "mb_train"):
-            raise
-        return None
+def _optimizers_table():
+    from mb_train.optimizers import _registry as optimizer_registry
+
+    return dict(optimizer_registry.BUILTINS)
 
 
-# Where each sibling keeps its table of built-ins: a public ``ALL_OBJECTS`` first,
-# else the table its own deserializer reads.
-_TABLES = {
-    "losses": ("ALL_OBJECTS", "_serialization.BUILTINS"),
-    "metrics": ("ALL_OBJECTS", "_registry.ALL_OBJECTS"),
-    "optimizers": ("ALL_OBJECTS", "_registry.BUILTINS"),
-    "optimizers.schedules": ("ALL_OBJECTS", "_CLASSES"),
-}
+def _schedules_table():
+    from mb_train.optimizers import schedules
+
+    return dict(schedules._CLASSES)
 
 
-def _sibling_table(name):
-    """The built-ins of ``mb_train.<name>`` (name -> object), or None when absent."""
-    module = _sibling(name)
-    if module is None:
-        return None
-    for attribute in _TABLES[name]:
-        owner, _, table = attribute.rpartition(".")
-        holder = _sibling(f"{name}.{owner}") if owner else module
-        value = getattr(holder, table, None) if holder is not None else None
-        if isinstance(value, dict):
-            return dict(value)
-    return None
+def _losses_table():
+    from mb_train.losses import _serialization as loss_serialization
+
+    return dict(loss_serialization.BUILTINS)
+
+
+def _metrics_table():
+    from mb_train.metrics import _registry as metric_registry
+
+    return dict(metric_registry.ALL_OBJECTS)
 
 
 def _operations_table():
@@ -95,12 +82,17 @@ def operation_module(cls):
 def _top_level_table():
     # The base classes Keras exports at its top level (keras.Loss, keras.InputSpec, ...):
     # Keras writes them with module "keras".
-    table = {"InputSpec": InputSpec, "Initializer": initializers.Initializer}
-    for family, name in (("losses", "Loss"), ("metrics", "Metric"), ("optimizers", "Optimizer")):
-        module = _sibling(family)
-        if module is not None and isinstance(getattr(module, name, None), type):
-            table[name] = getattr(module, name)
-    return table
+    from mb_train.losses import Loss
+    from mb_train.metrics import Metric
+    from mb_train.optimizers import Optimizer
+
+    return {
+        "InputSpec": InputSpec,
+        "Initializer": initializers.Initializer,
+        "Loss": Loss,
+        "Metric": Metric,
+        "Optimizer": Optimizer,
+    }
 
 
 TOP_LEVEL = Family("base class", ("keras",), _top_level_table)
@@ -137,22 +129,22 @@ ACTIVATIONS = Family(
 OPTIMIZERS = Family(
     "optimizer",
     ("keras.optimizers",),
-    lambda: _sibling_table("optimizers"),
+    _optimizers_table,
 )
 SCHEDULES = Family(
     "learning rate schedule",
     ("keras.optimizers.schedules",),
-    lambda: _sibling_table("optimizers.schedules"),
+    _schedules_table,
 )
 LOSSES = Family(
     "loss",
     ("keras.losses",),
-    lambda: _sibling_table("losses"),
+    _losses_table,
 )
 METRICS = Family(
     "metric",
     ("keras.metrics",),
-    lambda: _sibling_table("metrics"),
+    _metrics_table,
 )
 
 

@@ -1,57 +1,16 @@
 """Turning what `compile` receives (strings, functions, objects) into losses, metrics
 and an optimizer.
 
-`mb_train.losses`, `mb_train.metrics` and `mb_train.optimizers` are sibling
-sub-packages; they are looked up when `compile` runs (not when this module is
-imported) so that a Model can be compiled with loss/metric/optimizer objects
-even in a checkout where a sibling is absent.
+`mb_train.losses`, `mb_train.metrics` and `mb_train.optimizers` are imported when
+`compile` runs, not when this module is imported (they import the model machinery).
 """
 
 import importlib
 
-from mb_ops import ops
-
-
-def _sibling(name):
-    try:
-        return importlib.import_module(f"mb_train.{name}")
-    except ModuleNotFoundError as error:
-        if error.name != f"mb_train.{name}":
-            raise
-        return None
-
 
 def _lookup(kind, identifier):
-    module = _sibling(kind)
-    if module is None or not hasattr(module, "get"):
-        raise ValueError(
-            f"Could not interpret the {kind[:-1]} identifier {identifier!r}: mb_train.{kind} "
-            f"is not available. Pass a {kind[:-1]} object instead of a string."
-        )
-    return module.get(identifier)
-
-
-class FunctionLoss:
-    """A plain function ``fn(y_true, y_pred) -> per-sample losses`` used as a loss.
-
-    The per-sample values are weighted by `sample_weight` and averaged over the
-    batch ("sum_over_batch_size"), as Keras does for a function given to compile.
-    """
-
-    def __init__(self, fn, name=None):
-        self.fn = fn
-        self.name = name or getattr(fn, "__name__", "loss")
-
-    def __call__(self, y_true, y_pred, sample_weight=None):
-        values = ops.convert_to_tensor(self.fn(y_true, y_pred))
-        values = ops.cast(values, "float32") if values.dtype != "float32" else values
-        if sample_weight is not None:
-            sample_weight = ops.cast(sample_weight, values.dtype)
-            while len(sample_weight.shape) < len(values.shape):
-                sample_weight = ops.expand_dims(sample_weight, -1)
-            values = values * sample_weight
-        size = ops.cast(ops.size(values), values.dtype)
-        return ops.sum(values) / ops.maximum(size, 1.0)
+    """``mb_train.<kind>.get(identifier)``."""
+    return importlib.import_module(f"mb_train.{kind}").get(identifier)
 
 
 def get_loss(identifier):
@@ -78,17 +37,15 @@ def get_loss(identifier):
 
 
 def _wrap_function(fn):
-    module = _sibling("losses")
-    wrapper = getattr(module, "LossFunctionWrapper", None) if module is not None else None
-    if wrapper is None:
-        return FunctionLoss(fn)
-    return wrapper(fn, name=getattr(fn, "__name__", None))
+    from mb_train.losses import LossFunctionWrapper
+
+    return LossFunctionWrapper(fn, name=getattr(fn, "__name__", None))
 
 
 def _is_loss_object(obj):
-    module = _sibling("losses")
-    loss_class = getattr(module, "Loss", None) if module is not None else None
-    if loss_class is not None and isinstance(obj, loss_class):
+    from mb_train.losses import Loss
+
+    if isinstance(obj, Loss):
         return True
     # Duck typing: an object with a `call(y_true, y_pred)` and a reduction.
     return hasattr(obj, "reduction") and hasattr(obj, "call")
@@ -123,7 +80,8 @@ def get_metric(identifier, y_true, y_pred, loss):
     """A metric object; "accuracy"/"crossentropy" pick the variant the data calls for."""
     if is_metric_object(identifier):
         return identifier
-    module = _sibling("metrics")
+    from mb_train import metrics as module
+
     if isinstance(identifier, str) and identifier.lower() in _ACCURACY + _CROSSENTROPY:
         kind = _target_kind(y_true, y_pred, loss)
         short = identifier.lower() in _ACCURACY
@@ -150,7 +108,7 @@ def get_metric(identifier, y_true, y_pred, loss):
         return found
     if isinstance(identifier, type):
         return identifier()
-    if callable(identifier) and module is not None:
+    if callable(identifier):
         return module.MeanMetricWrapper(identifier, name=getattr(identifier, "__name__", None))
     raise TypeError(
         f"A metric must be a string, a Metric object or a function. Received: {identifier!r} "
