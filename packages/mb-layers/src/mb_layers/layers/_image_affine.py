@@ -21,6 +21,7 @@ from mb_layers.layers._image_augmentation import (
 class _RandomAffine(RandomImageLayer):
     def __init__(
         self,
+        *,
         fill_mode="reflect",
         interpolation="bilinear",
         seed=None,
@@ -88,8 +89,24 @@ class RandomRotation(_RandomAffine):
         [[2.0, 5.0, 8.0], [1.0, 4.0, 7.0], [0.0, 3.0, 6.0]]
     """
 
-    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", **kwargs):
-        super().__init__(fill_mode=fill_mode, interpolation=interpolation, **kwargs)
+    def __init__(
+        self,
+        factor,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(
+            fill_mode=fill_mode,
+            interpolation=interpolation,
+            seed=seed,
+            fill_value=fill_value,
+            data_format=data_format,
+            **kwargs,
+        )
         self.factor = factor_range(factor, (-1, 1), "factor", "RandomRotation")
 
     def transforms(self, images):
@@ -118,18 +135,36 @@ class RandomTranslation(_RandomAffine):
         fill_mode, interpolation, seed, fill_value, data_format: as `RandomRotation`.
     """
 
-    def __init__(self, height_factor, width_factor, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        height_factor,
+        width_factor,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(
+            fill_mode=fill_mode,
+            interpolation=interpolation,
+            seed=seed,
+            fill_value=fill_value,
+            data_format=data_format,
+            **kwargs,
+        )
         self.height_factor = height_factor
         self.width_factor = width_factor
-        self._height_range = symmetric_range(height_factor, "height_factor", "RandomTranslation")
-        self._width_range = symmetric_range(width_factor, "width_factor", "RandomTranslation")
+        name = "RandomTranslation"
+        self.height_lower, self.height_upper = symmetric_range(height_factor, "height_factor", name)
+        self.width_lower, self.width_upper = symmetric_range(width_factor, "width_factor", name)
 
     def transforms(self, images):
         height, width = self._size(images)
         batch = ops.shape(images)[0]
-        dy = ops.multiply(self._uniform((batch,), *self._height_range), height)
-        dx = ops.multiply(self._uniform((batch,), *self._width_range), width)
+        dy = ops.multiply(self._uniform((batch,), self.height_lower, self.height_upper), height)
+        dx = ops.multiply(self._uniform((batch,), self.width_lower, self.width_upper), width)
         one = ops.ones_like(dx)
         zero = ops.zeros_like(dx)
         return _matrix(one, zero, ops.negative(dx), zero, one, ops.negative(dy))
@@ -152,25 +187,43 @@ class RandomZoom(_RandomAffine):
         fill_mode, interpolation, seed, fill_value, data_format: as `RandomRotation`.
     """
 
-    def __init__(self, height_factor, width_factor=None, **kwargs):
-        super().__init__(**kwargs)
+    def __init__(
+        self,
+        height_factor,
+        width_factor=None,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(
+            fill_mode=fill_mode,
+            interpolation=interpolation,
+            seed=seed,
+            fill_value=fill_value,
+            data_format=data_format,
+            **kwargs,
+        )
         self.height_factor = height_factor
         self.width_factor = width_factor
         check = {"low": -1.0, "high": 1.0, "open_low": True}
-        self._height_range = symmetric_range(height_factor, "height_factor", "RandomZoom", **check)
-        self._width_range = None
-        if width_factor is not None:
-            self._width_range = symmetric_range(width_factor, "width_factor", "RandomZoom", **check)
+        self.height_lower, self.height_upper = symmetric_range(
+            height_factor, "height_factor", "RandomZoom", **check
+        )
+        if width_factor is not None:  # as Keras: no width bounds without a width factor
+            self.width_lower, self.width_upper = symmetric_range(
+                width_factor, "width_factor", "RandomZoom", **check
+            )
 
     def transforms(self, images):
         height, width = self._size(images)
         batch = ops.shape(images)[0]
-        low, high = self._height_range
-        zoom_y = self._uniform((batch,), 1.0 + low, 1.0 + high)
+        zoom_y = self._uniform((batch,), 1.0 + self.height_lower, 1.0 + self.height_upper)
         zoom_x = zoom_y
-        if self._width_range is not None:
-            low, high = self._width_range
-            zoom_x = self._uniform((batch,), 1.0 + low, 1.0 + high)
+        if self.width_factor is not None:
+            zoom_x = self._uniform((batch,), 1.0 + self.width_lower, 1.0 + self.width_upper)
         x_offset = ops.multiply(ops.subtract(1.0, zoom_x), (width - 1) / 2.0)
         y_offset = ops.multiply(ops.subtract(1.0, zoom_y), (height - 1) / 2.0)
         zero = ops.zeros_like(zoom_x)
@@ -197,8 +250,25 @@ class RandomShear(_RandomAffine):
         interpolation, fill_mode, fill_value, data_format, seed: as `RandomRotation`.
     """
 
-    def __init__(self, x_factor=0.0, y_factor=0.0, interpolation="bilinear", **kwargs):
-        super().__init__(interpolation=interpolation, **kwargs)
+    def __init__(
+        self,
+        x_factor=0.0,
+        y_factor=0.0,
+        interpolation="bilinear",
+        fill_mode="reflect",
+        fill_value=0.0,
+        data_format=None,
+        seed=None,
+        **kwargs,
+    ):
+        super().__init__(
+            fill_mode=fill_mode,
+            interpolation=interpolation,
+            seed=seed,
+            fill_value=fill_value,
+            data_format=data_format,
+            **kwargs,
+        )
         self._factor_args = (x_factor, y_factor)
         self.x_factor = symmetric_range(x_factor, "x_factor", "RandomShear", low=0.0)
         self.y_factor = symmetric_range(y_factor, "y_factor", "RandomShear", low=0.0)

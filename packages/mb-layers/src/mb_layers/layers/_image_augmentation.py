@@ -9,9 +9,8 @@ batched ``(batch, height, width, channels)`` (``channels_first``:
 
 from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
-from mb_layers.layers._preprocessing import _Preprocessing
+from mb_layers.layers._preprocessing import _RandomPreprocessing
 from mb_layers.layers._reshaping import _data_format
-from mb_ops.random import SeedGenerator
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")
@@ -79,6 +78,12 @@ def value_range_pair(value_range, layer):
     return sorted(value_range)
 
 
+def image_axes(data_format):
+    """Keras's ``(height_axis, width_axis, channel_axis)``: negative, so they fit batched
+    and unbatched images alike."""
+    return (-2, -1, -3) if data_format == "channels_first" else (-3, -2, -1)
+
+
 def rescale(images, source, target):
     """Images of the value range `source` mapped linearly onto `target`."""
     (s_low, s_high), (t_low, t_high) = source, target
@@ -88,17 +93,16 @@ def rescale(images, source, target):
     return ops.add(ops.multiply(unit, t_high - t_low), t_low)
 
 
-class RandomImageLayer(_Preprocessing):
+class RandomImageLayer(_RandomPreprocessing):
     """Base of the augmentations: seed, data format, batching, and the training switch.
 
     Subclasses implement `augment(images)` on a batch of float images in
-    `data_format`; `call` handles unbatched images and inference.
+    `data_format`; `call` handles unbatched images and inference. Every draw
+    comes from the layer's `generator` (see `_RandomPreprocessing`).
     """
 
     def __init__(self, seed=None, data_format=None, **kwargs):
-        super().__init__(**kwargs)
-        self.seed = seed
-        self.seed_generator = SeedGenerator(seed)
+        super().__init__(seed=seed, **kwargs)
         self.data_format = _data_format(data_format)
 
     @property
@@ -111,7 +115,7 @@ class RandomImageLayer(_Preprocessing):
 
     def _uniform(self, shape, low=0.0, high=1.0, dtype=None):
         return random_ops.uniform(
-            shape, minval=low, maxval=high, seed=self.seed_generator, dtype=dtype or "float32"
+            shape, minval=low, maxval=high, seed=self._seed(), dtype=dtype or "float32"
         )
 
     def _per_image(self, mask_or_values, rank=4):

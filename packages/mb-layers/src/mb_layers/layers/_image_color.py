@@ -13,7 +13,7 @@ from mb_layers.layers._image_augmentation import (
     rescale,
     value_range_pair,
 )
-from mb_layers.layers._preprocessing import RandomBrightness, RandomContrast
+from mb_layers.layers._preprocessing import RandomBrightness, RandomContrast, drawing_from
 from mb_ops import config
 
 
@@ -60,6 +60,10 @@ class RandomGrayscale(RandomImageLayer):
         apply = self._per_image(ops.less(self._uniform((ops.shape(images)[0],)), self.factor))
         gray = ops.image.rgb_to_grayscale(images, data_format=self.data_format)
         return ops.where(apply, ops.add(ops.zeros_like(images), gray), images)
+
+    def compute_output_spec(self, inputs, **kwargs):
+        # Keras 3's signature; the spec is the base layer's (its shape, the compute dtype).
+        return super().compute_output_spec(inputs, **kwargs)
 
     def get_config(self):
         return {**super().get_config(), "factor": self.factor}
@@ -177,7 +181,7 @@ class RandomPosterization(_ColorLayer):
         low, high = self.factor
         if low != high:
             bits = random_ops.randint(
-                (batch,), int(low), int(high), seed=self.seed_generator, dtype="int32"
+                (batch,), int(low), int(high), seed=self._seed(), dtype="int32"
             )
         else:
             bits = ops.full((batch,), int(low), dtype="int32")
@@ -191,9 +195,10 @@ class RandomPosterization(_ColorLayer):
 class RandomColorJitter(RandomImageLayer):
     """Random brightness, contrast, saturation and hue changes, applied in that order.
 
-    Each factor given (not None) adds the layer of that name with this
-    factor and `value_range`: `RandomBrightness`, `RandomContrast`,
-    `RandomSaturation`, `RandomHue`.
+    Each factor given (not None) makes the step of that name (the attributes
+    `random_brightness`, `random_contrast`, `random_saturation`, `random_hue`;
+    None for a factor not given) with this factor and `value_range`. As in
+    Keras, every step draws from this layer's `generator`.
 
     Args:
         value_range: the range of pixel values.
@@ -225,17 +230,22 @@ class RandomColorJitter(RandomImageLayer):
             "data_format": self.data_format,
             "dtype": self.dtype_policy,
         }
-        steps = (
-            (RandomBrightness, brightness_factor),
-            (RandomContrast, contrast_factor),
-            (RandomSaturation, saturation_factor),
-            (RandomHue, hue_factor),
-        )
-        self._steps = [cls(factor, **common) for cls, factor in steps if factor is not None]
+        self.factor = (0.0, 0.0)  # Keras's base attribute; unused
+
+        def make(cls, factor):
+            return None if factor is None else cls(factor, **common)
+
+        self.random_brightness = make(RandomBrightness, brightness_factor)
+        self.random_contrast = make(RandomContrast, contrast_factor)
+        self.random_saturation = make(RandomSaturation, saturation_factor)
+        self.random_hue = make(RandomHue, hue_factor)
 
     def augment(self, images):
-        for step in self._steps:
-            images = step(images, training=True)
+        steps = (self.random_brightness, self.random_contrast, self.random_saturation)
+        for step in (*steps, self.random_hue):
+            if step is not None:
+                with drawing_from(step, self.generator):
+                    images = step(images, training=True)
         return images
 
     def get_config(self):

@@ -5,6 +5,7 @@ from mb_layers._ops import random as random_ops
 from mb_layers.layers._image_augmentation import (
     RandomImageLayer,
     factor_range,
+    image_axes,
     value_range_pair,
 )
 from mb_ops.random import make_default_seed
@@ -31,9 +32,11 @@ class RandomCrop(RandomImageLayer):
         super().__init__(seed=seed, data_format=data_format, name=name, **kwargs)
         self.height = height
         self.width = width
+        self.height_axis, self.width_axis, _ = image_axes(self.data_format)
+        self.factor = (0.0, 0.0)  # Keras's base attribute; unused
 
     def _window(self, images, top, left, height, width):
-        h_axis, w_axis, _ = self._spatial_axes()
+        h_axis, w_axis = self.height_axis, self.width_axis
         if isinstance(top, int):
             index = [slice(None)] * 4
             index[h_axis], index[w_axis] = slice(top, top + height), slice(left, left + width)
@@ -58,24 +61,23 @@ class RandomCrop(RandomImageLayer):
         images = ops.cast(inputs, self.compute_dtype)
         if len(images.shape) == 3:
             return ops.squeeze(self.call(ops.expand_dims(images, 0), training), axis=0)
-        h_axis, w_axis, _ = self._spatial_axes()
-        h, w = images.shape[h_axis], images.shape[w_axis]
+        h, w = images.shape[self.height_axis], images.shape[self.width_axis]
         if h is None or w is None:
             raise ValueError(
                 "RandomCrop needs images of known height and width. "
                 f"Received: shape={tuple(images.shape)}."
             )
         if training and h > self.height and w > self.width:
-            top = random_ops.uniform((), 0, h - self.height + 1, seed=self.seed_generator)
-            left = random_ops.uniform((), 0, w - self.width + 1, seed=self.seed_generator)
+            top = random_ops.uniform((), 0, h - self.height + 1, seed=self._seed())
+            left = random_ops.uniform((), 0, w - self.width + 1, seed=self._seed())
             top, left = ops.cast(top, "int32"), ops.cast(left, "int32")
             return self._window(images, top, left, self.height, self.width)
         return self._center(images, h, w)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape, *args, **kwargs):
         shape = list(input_shape)
-        shape[-2 if self._channels_first else -3] = self.height
-        shape[-1 if self._channels_first else -2] = self.width
+        shape[self.height_axis] = self.height
+        shape[self.width_axis] = self.width
         return tuple(shape)
 
     def get_config(self):
@@ -118,6 +120,7 @@ class RandomErasing(RandomImageLayer):
             fill_value = list(fill_value)
         self.fill_value = fill_value
         self.value_range = value_range_pair(value_range, "RandomErasing")
+        self.height_axis, self.width_axis, self.channel_axis = image_axes(self.data_format)
 
     def _bounds(self, batch, length, ratio):
         crop = ops.multiply(ratio, float(length))
@@ -128,7 +131,7 @@ class RandomErasing(RandomImageLayer):
         low, high = self.value_range
         if self.fill_value is None:
             noise = random_ops.normal(
-                ops.shape(images), seed=self.seed_generator, dtype=self.compute_dtype
+                ops.shape(images), seed=self._seed(), dtype=self.compute_dtype
             )
             return ops.clip(ops.multiply(noise, high), low, high)
         value = ops.convert_to_tensor(self.fill_value, dtype=self.compute_dtype)
@@ -138,8 +141,7 @@ class RandomErasing(RandomImageLayer):
         return ops.clip(ops.add(ops.zeros_like(images), value), low, high)
 
     def augment(self, images):
-        h_axis, w_axis, c_axis = self._spatial_axes()
-        height, width = images.shape[h_axis], images.shape[w_axis]
+        height, width = images.shape[self.height_axis], images.shape[self.width_axis]
         batch = ops.shape(images)[0]
         sides = ops.sqrt(self._uniform((batch, 2), *self.scale))
         x0, x1 = self._bounds(batch, width, sides[:, 0])
@@ -152,7 +154,7 @@ class RandomErasing(RandomImageLayer):
         )
         probability = self._uniform((batch,), *self.factor)
         apply = self._per_image(ops.less(self._uniform((batch,)), probability), 3)
-        erase = ops.expand_dims(ops.logical_and(inside, apply), c_axis)
+        erase = ops.expand_dims(ops.logical_and(inside, apply), self.channel_axis)
         return ops.where(erase, self._fill(images), images)
 
     def get_config(self):

@@ -7,6 +7,7 @@ from mb_layers.layers._image_augmentation import (
     RandomImageLayer,
     check_choice,
     factor_range,
+    image_axes,
     value_range_pair,
 )
 
@@ -43,10 +44,10 @@ class RandomPerspective(RandomImageLayer):
         self.scale = scale
         self.interpolation = interpolation
         self.fill_value = fill_value
+        self.height_axis, self.width_axis, self.channel_axis = image_axes(self.data_format)
 
     def augment(self, images):
-        h_axis, w_axis, _ = self._spatial_axes()
-        height, width = images.shape[h_axis], images.shape[w_axis]
+        height, width = images.shape[self.height_axis], images.shape[self.width_axis]
         batch = ops.shape(images)[0]
         probability = self._uniform((batch,), *self.factor)
         apply = self._per_image(ops.less(self._uniform((batch,)), probability))
@@ -113,12 +114,12 @@ class RandomElasticTransform(RandomImageLayer):
         self.fill_mode = fill_mode
         self.fill_value = fill_value
         self.value_range = list(value_range_pair(value_range, name))
+        self.height_axis, self.width_axis, self.channel_axis = image_axes(self.data_format)
 
     def augment(self, images):
         if self.scale[1] == 0 or self.factor[1] == 0:
             return images
-        h_axis, w_axis, _ = self._spatial_axes()
-        height, width = images.shape[h_axis], images.shape[w_axis]
+        height, width = images.shape[self.height_axis], images.shape[self.width_axis]
         batch = ops.shape(images)[0]
         probability = self._uniform((batch,), *self.factor)
         apply = self._per_image(ops.less(self._uniform((batch,)), probability))
@@ -130,7 +131,7 @@ class RandomElasticTransform(RandomImageLayer):
             interpolation=self.interpolation,
             fill_mode=self.fill_mode,
             fill_value=self.fill_value,
-            seed=self.seed_generator,
+            seed=self._seed(),
             data_format=self.data_format,
         )
         return ops.clip(ops.where(apply, warped, images), *self.value_range)

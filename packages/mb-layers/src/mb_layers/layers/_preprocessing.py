@@ -1,6 +1,7 @@
 """Preprocessing layers for numbers and images: rescaling, normalization, resizing,
 cropping, category encoding, discretization, random flips."""
 
+import contextlib
 import itertools
 
 import numpy as np
@@ -24,6 +25,36 @@ class _Preprocessing(Layer):
         self._convert_input_args = False
         self.supports_masking = False
         self.built = True
+
+
+class _RandomPreprocessing(_Preprocessing):
+    """A preprocessing layer that draws from its `generator`, the `SeedGenerator` of `seed`.
+
+    Inside `drawing_from(layer, other)` the layer draws from `other` instead: how
+    `RandomColorJitter` drives its steps from its own generator, as Keras does.
+    """
+
+    _untracked_attributes = frozenset({"_draw_seed"})
+
+    def __init__(self, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        self.seed = seed
+        self.generator = SeedGenerator(seed)
+        self._draw_seed = None
+
+    def _seed(self):
+        """What this call draws from: the layer's `generator` unless overridden."""
+        return self.generator if self._draw_seed is None else self._draw_seed
+
+
+@contextlib.contextmanager
+def drawing_from(layer, generator):
+    """Within the block, `layer` draws its random numbers from `generator`."""
+    layer._draw_seed = generator
+    try:
+        yield layer
+    finally:
+        layer._draw_seed = None
 
 
 class Rescaling(_Preprocessing):
@@ -454,7 +485,7 @@ class Discretization(_Preprocessing):
         }
 
 
-class RandomFlip(_Preprocessing):
+class RandomFlip(_RandomPreprocessing):
     """Flips images at random during training (identity in inference).
 
     Args:
@@ -463,20 +494,18 @@ class RandomFlip(_Preprocessing):
     """
 
     def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(seed=seed, **kwargs)
         if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
             raise ValueError(
                 "RandomFlip mode must be 'horizontal', 'vertical' or "
                 f"'horizontal_and_vertical'. Received: mode={mode!r}."
             )
         self.mode = mode
-        self.seed = seed
-        self.seed_generator = SeedGenerator(seed)
         self.data_format = _data_format(data_format)
 
     def _flip(self, x, axis):
         batch = x.shape[0]
-        coin = random_ops.uniform((batch,), seed=self.seed_generator)
+        coin = random_ops.uniform((batch,), seed=self._seed())
         flip = ops.reshape(ops.less(coin, 0.5), (batch,) + (1,) * (len(x.shape) - 1))
         return ops.where(flip, ops.flip(x, axis=axis), x)
 
@@ -512,19 +541,19 @@ def _factor_pair(factor, name):
     return (low, high)
 
 
-class _RandomImage(_Preprocessing):
-    def __init__(self, factor, value_range=(0, 255), seed=None, data_format=None, **kwargs):
-        super().__init__(**kwargs)
+class _RandomImage(_RandomPreprocessing):
+    # Keras 3's signature: `data_format` is taken as a keyword (by its base layer).
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        data_format = kwargs.pop("data_format", None)
+        super().__init__(seed=seed, **kwargs)
         self.factor = factor
         self.value_range = tuple(value_range)
-        self.seed = seed
-        self.seed_generator = SeedGenerator(seed)
         self.data_format = _data_format(data_format)
 
     def _per_image(self, x, low, high):
         shape = (x.shape[0],) + (1,) * (len(x.shape) - 1)
         return random_ops.uniform(
-            shape, minval=low, maxval=high, seed=self.seed_generator, dtype=self.compute_dtype
+            shape, minval=low, maxval=high, seed=self._seed(), dtype=self.compute_dtype
         )
 
     def compute_output_shape(self, input_shape):
