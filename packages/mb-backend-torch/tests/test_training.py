@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+from mb_backend_torch import _training_foreach as training_foreach
 from mb_backend_torch import nn, training
 from mb_backend_torch import numpy as tnp
 
@@ -124,42 +125,63 @@ def test_fused_update_matches_per_tensor_update_and_donates():
     np.testing.assert_allclose(moms[1].numpy(), 1.0)
 
 
-def _keras_adam(p, g, m, v, step, lr, b1, b2, eps, wd):
-    p = p - p * wd * lr
-    lr_t = lr * np.sqrt(1 - b2**step) / (1 - b1**step)
-    m = m + (g - m) * (1 - b1)
-    v = v + (g * g - v) * (1 - b2)
-    return p - lr_t * m / (np.sqrt(v) + eps), m, v
+def _adam_rule(xp, param, grad, m, v, alpha, one_minus_beta_1, one_minus_beta_2, epsilon):
+    # Keras's Adam, written once over an elementwise namespace (as mb-train writes it).
+    m = xp.add(m, xp.multiply(xp.subtract(grad, m), one_minus_beta_1))
+    v = xp.add(v, xp.multiply(xp.subtract(xp.square(grad), v), one_minus_beta_2))
+    step = xp.divide(xp.multiply(m, alpha), xp.add(xp.sqrt(v), epsilon))
+    return xp.subtract(param, step), m, v
 
 
-@pytest.mark.parametrize("weight_decay", [0.0, 0.01])
-def test_foreach_adam_matches_keras_formula(weight_decay):
+def test_foreach_update_runs_an_elementwise_rule_over_every_tensor_in_place():
     shapes = [(3,), (2, 4), ()]
     p = [RNG.normal(size=s) for s in shapes]
     g = [RNG.normal(size=s) for s in shapes]
     m = [RNG.normal(size=s) * 0.1 for s in shapes]
     v = [np.abs(RNG.normal(size=s)) * 0.1 for s in shapes]
     tp, tg, tm, tv = ([torch.tensor(a) for a in group] for group in (p, g, m, v))
-    training.foreach_adam(tp, tg, tm, tv, step=3, learning_rate=0.01, weight_decay=weight_decay)
+    objects = [list(tp), list(tm), list(tv)]
+    alpha = torch.tensor(0.01 * np.sqrt(1 - 0.999**3) / (1 - 0.9**3), dtype=torch.float64)
+    training.foreach_update(_adam_rule, tp, tg, tm, tv, scalars=(alpha, 0.1, 0.001, 1e-7))
     for i in range(len(shapes)):
-        ep, em, ev = _keras_adam(p[i], g[i], m[i], v[i], 3, 0.01, 0.9, 0.999, 1e-7, weight_decay)
-        np.testing.assert_allclose(tp[i].numpy(), ep, rtol=1e-6, atol=1e-9)
-        np.testing.assert_allclose(tm[i].numpy(), em, rtol=1e-6)
-        np.testing.assert_allclose(tv[i].numpy(), ev, rtol=1e-6)
+        em = m[i] + (g[i] - m[i]) * 0.1
+        ev = v[i] + (g[i] * g[i] - v[i]) * 0.001
+        ep = p[i] - em * alpha.item() / (np.sqrt(ev) + 1e-7)
+        np.testing.assert_allclose(tp[i].numpy(), ep, rtol=1e-12)
+        np.testing.assert_allclose(tm[i].numpy(), em, rtol=1e-12)
+        np.testing.assert_allclose(tv[i].numpy(), ev, rtol=1e-12)
+    # In place: the caller's tensors hold the results (a variable's value stays its own).
+    for before, after in zip(objects, (tp, tm, tv), strict=True):
+        assert all(x is y for x, y in zip(before, after, strict=True))
 
 
-@pytest.mark.parametrize("nesterov", [False, True])
-def test_foreach_sgd_matches_keras_formula(nesterov):
-    p = [RNG.normal(size=(3,)), RNG.normal(size=(2, 2))]
-    g = [RNG.normal(size=a.shape) for a in p]
-    m = [RNG.normal(size=a.shape) for a in p]
-    tp, tg, tm = ([torch.tensor(a) for a in group] for group in (p, g, m))
-    training.foreach_sgd(tp, tg, tm, learning_rate=0.1, momentum=0.9, nesterov=nesterov)
-    for i in range(2):
-        mom = 0.9 * m[i] - 0.1 * g[i]
-        expected = p[i] + (0.9 * mom - 0.1 * g[i] if nesterov else mom)
-        np.testing.assert_allclose(tp[i].numpy(), expected, rtol=1e-12)
-        np.testing.assert_allclose(tm[i].numpy(), mom, rtol=1e-12)
-    plain = [torch.tensor(a) for a in p]
-    training.foreach_sgd(plain, tg, learning_rate=0.1)
-    np.testing.assert_allclose(plain[0].numpy(), p[0] - 0.1 * g[0])
+@pytest.mark.parametrize("name", sorted(vars(training_foreach.LIST_MATH)))
+def test_list_math_equals_the_per_tensor_torch_op(name):
+    function = getattr(training_foreach.LIST_MATH, name)
+    torch_op = {"subtract": torch.sub, "multiply": torch.mul, "divide": torch.div}.get(
+        name, getattr(torch, name, None) or getattr(torch, {"negative": "neg"}.get(name, name))
+    )
+    xs = [torch.tensor(RNG.normal(size=s)) + 3.0 for s in [(3,), (2, 2)]]
+    ys = [torch.tensor(RNG.normal(size=s)) + 3.0 for s in [(3,), (2, 2)]]
+    if name in ("abs", "negative", "sign", "sqrt", "square"):
+        got = function(xs)
+        for x, r in zip(xs, got, strict=True):
+            torch.testing.assert_close(r, torch_op(x))
+        torch.testing.assert_close(function(torch.tensor(4.0)), torch_op(torch.tensor(4.0)))
+        return
+    scalar = torch.tensor(2.5, dtype=torch.float64)
+    cases = [(xs, ys), (xs, 2.0), (xs, scalar), (2.0, xs), (scalar, xs)]
+    for a, b in cases:
+        got = function(a, b)
+        n = len(xs)
+        for i, r in enumerate(got):
+            left = a[i] if isinstance(a, list) else torch.as_tensor(a, dtype=torch.float64)
+            right = b[i] if isinstance(b, list) else torch.as_tensor(b, dtype=torch.float64)
+            torch.testing.assert_close(r, torch_op(left, right))
+        assert len(got) == n
+    torch.testing.assert_close(function(3.0, scalar), torch_op(torch.tensor(3.0).double(), scalar))
+
+
+def test_foreach_update_refuses_lists_of_different_lengths():
+    with pytest.raises(ValueError, match=r"params \(2\), grads \(1\)"):
+        training.foreach_update(_adam_rule, [torch.ones(1)] * 2, [torch.ones(1)], [], [])

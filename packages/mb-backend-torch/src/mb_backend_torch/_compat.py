@@ -15,13 +15,25 @@ import types
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-_FOREACH_KERNELS = ("add_", "copy_", "div", "lerp_", "maximum_", "mul", "mul_", "sqrt", "sub_")
+_FOREACH_KERNELS = (
+    "abs",
+    "add",
+    "copy_",
+    "div",
+    "maximum",
+    "minimum",
+    "mul",
+    "neg",
+    "sign",
+    "sqrt",
+    "sub",
+)
 
 foreach = types.SimpleNamespace(
     **{name: getattr(torch, f"_foreach_{name}") for name in _FOREACH_KERNELS}
 )
 """torch's multi-tensor kernels (``torch._foreach_<name>``): one launch updates a whole
-list of tensors; the optimizers' in-place fast path (`foreach_sgd`, `foreach_adam`)."""
+list of tensors; the optimizers' multi-tensor path (`foreach_update`)."""
 
 
 def standard_gamma(concentration, generator):

@@ -1,4 +1,7 @@
-"""Optimizer updates over many tensors at once: a generic one and ``_foreach`` kernels."""
+"""Optimizer updates over many tensors at once: any per-tensor rule (`fused_update`) and
+elementwise rules on torch's multi-tensor ``_foreach`` kernels (`foreach_update`)."""
+
+import types
 
 import torch
 
@@ -49,93 +52,87 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
     return tuple(columns) if slots else columns[0]
 
 
-def _rate(value, like):
-    """A learning rate, step or other per-step scalar as a 0-d tensor of `like`'s
-    float dtype on its device: no ``.item()`` (no device sync on CUDA, and a
-    recorded step stays replayable), and changing it never recompiles anything."""
-    dtype = like.dtype if like.is_floating_point() else torch.float32
-    if isinstance(value, torch.Tensor):
-        return value.detach().to(device=like.device, dtype=dtype)
-    return torch.tensor(float(value), dtype=dtype, device=like.device)
+def _scalar(value):
+    """A Python number stays one (the kernels take it as a Scalar); anything else (a 0-d
+    tensor of mb's) becomes a torch tensor."""
+    if isinstance(value, bool | int | float):
+        return value
+    return t(value)
 
 
-def _constant(value):
-    # Hyper-parameters fixed at construction (betas, momentum, epsilon) stay Python
-    # numbers; a tensor (e.g. a Keras callable made concrete) is read once.
-    return float(value.item()) if isinstance(value, torch.Tensor) else float(value)
+def _binary(name, operator, kernel):
+    """``xp.<name>(a, b)``: list-list and list-scalar through ``kernel``
+    (``torch._foreach_<name>``, one launch for every tensor), scalar-list tensor by
+    tensor, scalar-scalar as a 0-d tensor."""
+
+    def function(a, b):
+        if isinstance(a, list | tuple):
+            return list(kernel(a, b if isinstance(b, list | tuple) else _scalar(b)))
+        a = torch.as_tensor(_scalar(a))
+        if isinstance(b, list | tuple):
+            return [operator(a, x) for x in b]
+        return operator(a, torch.as_tensor(_scalar(b)))
+
+    function.__name__ = name
+    return function
 
 
-def foreach_sgd(
-    params,
-    grads,
-    momentums=None,
-    learning_rate=0.01,
-    momentum=0.0,
-    nesterov=False,
-    weight_decay=0.0,
-):
-    """Keras's SGD update, in place, over every tensor with ``_foreach`` kernels.
+def _unary(name, operator, kernel):
+    def function(a):
+        if isinstance(a, list | tuple):
+            return list(kernel(a))
+        return operator(torch.as_tensor(_scalar(a)))
 
-    ``v = momentum * v - lr * g``; ``p += v`` (nesterov: ``p += momentum * v - lr * g``);
-    without momentum ``p -= lr * g``. ``weight_decay`` is decoupled, as Keras applies
-    it: ``p -= p * weight_decay * lr`` first.
+    function.__name__ = name
+    return function
+
+
+LIST_MATH = types.SimpleNamespace(
+    add=_binary("add", torch.add, foreach.add),
+    subtract=_binary("subtract", torch.sub, foreach.sub),
+    multiply=_binary("multiply", torch.mul, foreach.mul),
+    divide=_binary("divide", torch.div, foreach.div),
+    maximum=_binary("maximum", torch.maximum, foreach.maximum),
+    minimum=_binary("minimum", torch.minimum, foreach.minimum),
+    abs=_unary("abs", torch.abs, foreach.abs),
+    negative=_unary("negative", torch.neg, foreach.neg),
+    sign=_unary("sign", torch.sign, foreach.sign),
+    sqrt=_unary("sqrt", torch.sqrt, foreach.sqrt),
+    square=_unary("square", torch.square, lambda a: foreach.mul(a, a)),
+)
+"""The ``xp`` an elementwise update rule gets from `foreach_update`: mb-train's
+``ELEMENTWISE`` functions over lists of tensors (one per parameter), each one
+multi-tensor kernel (``torch._foreach_<name>``) per call, returning a list."""
+
+
+def foreach_update(rule, params, grads, *slots, scalars=()):
+    """Run an elementwise update rule over every tensor at once, in place.
+
+    Args:
+        rule: ``rule(xp, param, grad, *slots, *scalars) -> new_param`` or
+            ``(new_param, *new_slots)``, written over ``xp``'s elementwise functions
+            (`LIST_MATH` here: each call is one multi-tensor kernel).
+        params, grads: lists of tensors (same length); ``params`` are written in place.
+        *slots: optimizer slot lists (momenta, ...), written in place.
+        scalars: values shared by every tensor (Python numbers or 0-d tensors).
     """
+    params, grads = list(params), list(grads)
+    slots = [list(s) for s in slots]
     if not params:
         return
-    lr = _rate(learning_rate, params[0])
+    if len(grads) != len(params) or any(len(s) != len(params) for s in slots):
+        raise ValueError(
+            f"foreach_update: params ({len(params)}), grads ({len(grads)}) and every slot "
+            f"list ({[len(s) for s in slots]}) must have the same length."
+        )
     with torch.no_grad():
-        if weight_decay:
-            foreach.mul_(params, 1.0 - lr * _constant(weight_decay))
-        step = foreach.mul(grads, lr)  # lr * g
-        if momentum and momentums is not None:
-            foreach.mul_(momentums, _constant(momentum))
-            foreach.sub_(momentums, step)
-            if nesterov:
-                foreach.add_(params, foreach.mul(momentums, _constant(momentum)))
-                foreach.sub_(params, step)
-            else:
-                foreach.add_(params, momentums)
-        else:
-            foreach.sub_(params, step)
-
-
-def foreach_adam(
-    params,
-    grads,
-    m,
-    v,
-    step,
-    learning_rate=0.001,
-    beta_1=0.9,
-    beta_2=0.999,
-    epsilon=1e-7,
-    weight_decay=0.0,
-    v_hat=None,
-):
-    """Keras's Adam (AdamW with ``weight_decay``) update, in place, with ``_foreach`` kernels.
-
-    With ``t = step`` (1 for the first update): ``m += (g - m) * (1 - b1)``,
-    ``v += (g*g - v) * (1 - b2)``, ``p -= lr * sqrt(1 - b2**t) / (1 - b1**t) *
-    m / (sqrt(v) + eps)``; AMSGrad when ``v_hat`` (slot list) is given. The rate and
-    the step may be tensors: nothing is read back into Python.
-    """
-    if not params:
-        return
-    lr = _rate(learning_rate, params[0])
-    t = _rate(step, params[0])
-    b1, b2 = _constant(beta_1), _constant(beta_2)
-    lr_t = lr * torch.sqrt(1.0 - torch.pow(b2, t)) / (1.0 - torch.pow(b1, t))
-    with torch.no_grad():
-        if weight_decay:
-            foreach.mul_(params, 1.0 - lr * _constant(weight_decay))
-        foreach.lerp_(m, grads, 1 - b1)
-        foreach.lerp_(v, foreach.mul(grads, grads), 1 - b2)
-        second = v
-        if v_hat is not None:
-            foreach.maximum_(v_hat, v)
-            second = v_hat
-        denom = foreach.sqrt(second)
-        foreach.add_(denom, _constant(epsilon))
-        update = foreach.div(m, denom)
-        foreach.mul_(update, lr_t)
-        foreach.sub_(params, update)
+        out = rule(LIST_MATH, params, grads, *slots, *scalars)
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != 1 + len(slots):
+            raise ValueError(
+                f"foreach_update: the rule must return (new_param, *new_slots) with "
+                f"{len(slots)} slot(s); it returned {len(out)} value(s)."
+            )
+        for target, values in zip([params, *slots], out, strict=True):
+            if values is not target:
+                foreach.copy_(target, values)

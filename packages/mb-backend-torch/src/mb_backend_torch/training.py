@@ -11,8 +11,9 @@ The primitives a trainer written once against ``mb_ops`` needs, over torch:
 - ``multi_step(step_fn, n)``: run ``n`` steps in one call (``steps_per_execution``).
 - ``fused_update(update_fn, params, grads, *slots, ...)``: one call that applies a
   per-tensor optimizer update to every tensor, in place when ``donate=True``.
-- ``foreach_sgd`` / ``foreach_adam``: Keras's SGD and Adam(W) updates over many
-  tensors at once with torch's multi-tensor ``_foreach_*`` kernels.
+- ``foreach_update(rule, params, grads, *slots, scalars=())``: an elementwise update
+  rule (written once in mb-train) over many tensors at once, in place, with torch's
+  multi-tensor ``_foreach_*`` kernels.
 
 Example:
     >>> import torch
@@ -27,8 +28,7 @@ import threading
 
 import torch
 
-from mb_backend_torch._training_foreach import foreach_adam as foreach_adam
-from mb_backend_torch._training_foreach import foreach_sgd as foreach_sgd
+from mb_backend_torch._training_foreach import foreach_update as foreach_update
 from mb_backend_torch._training_foreach import fused_update as fused_update
 from mb_backend_torch._training_replay import GraphReplay as GraphReplay
 from mb_backend_torch.numpy._common import t

@@ -2,8 +2,8 @@
 
 The generic path runs each optimizer's rule tensor by tensor; ``fused_update``
 runs the same rule over all tensors in one backend call; torch's
-``foreach_sgd``/``foreach_adam`` update in place. Which of them a backend has
-decides what runs by default.
+``foreach_update`` runs an elementwise rule over all tensors with multi-tensor
+kernels, in place. Which of them a backend has decides what runs by default.
 """
 
 import numpy as np
@@ -12,6 +12,7 @@ import pytest
 from mb_ops import ops
 from mb_train import optimizers
 from mb_train.optimizers import _fused
+from mb_train.optimizers._rules import ELEMENTWISE, elementwise_rule
 
 FACTORIES = [
     ("sgd", lambda: optimizers.SGD(0.1)),
@@ -54,7 +55,7 @@ def test_fast_path_matches_the_generic_path(h, factory, compiled):
     slow, slow_opt = run(_generic(factory[1]()), params, grads)
     # Same math. The in-place kernels order the float32 arithmetic differently (Adam:
     # ``m / (sqrt(v) + eps) * lr_t`` with lr_t in float64): a few 1e-6 after 4 steps.
-    kernel = _fused.training_primitive("foreach_sgd") is not None and not compiled
+    kernel = _fused.training_primitive("foreach_update") is not None and not compiled
     rtol, atol = (1e-5, 3e-6) if kernel else (2e-6, 1e-7)
     for f, s in zip(fast, slow, strict=True):
         np.testing.assert_allclose(f, s, rtol=rtol, atol=atol)
@@ -75,7 +76,7 @@ class _Counting:
 def counted(monkeypatch):
     """Counts calls of the backend primitives the optimizers find through the contract."""
     counters = {}
-    for name in ("fused_update", "foreach_sgd", "foreach_adam"):
+    for name in ("fused_update", "foreach_update"):
         found = _fused.training_primitive(name)
         if found is not None:
             counters[name] = _Counting(found)
@@ -88,27 +89,86 @@ def test_the_backend_primitives_are_used_when_present(h, counted):
     h.run_mb(optimizers.RMSprop(0.01), params, grads)
     h.run_mb(optimizers.SGD(0.01, momentum=0.5), params, grads)
     h.run_mb(optimizers.Adam(0.01), params, grads)
-    if "foreach_sgd" in counted:
-        assert counted["foreach_sgd"].calls == 2
-        assert counted["foreach_adam"].calls == 2
-        assert counted["fused_update"].calls == 2  # RMSprop: no kernel of its own
+    h.run_mb(optimizers.Lamb(0.01), params, grads)  # not elementwise: its norms
+    if "foreach_update" in counted:
+        assert counted["foreach_update"].calls == 6
+        assert counted["fused_update"].calls == 2  # Lamb
     elif "fused_update" in counted:
-        assert counted["fused_update"].calls == 6
+        assert counted["fused_update"].calls == 8
     else:
         assert h.backend in ("numpy", "openvino")  # the generic loop only
 
 
 def test_kernels_are_not_used_where_a_step_may_be_discarded(h, counted):
-    if "foreach_sgd" not in counted:
+    if "foreach_update" not in counted:
         pytest.skip(f"the {h.backend} backend has no in-place kernels")
     params, grads = h.make_problem(steps=2)
     h.run_mb(optimizers.SGD(0.1, gradient_accumulation_steps=2), params, grads)
     h.run_mb(optimizers.LossScaleOptimizer(optimizers.SGD(0.1)), params, grads)
-    adam = optimizers.AdamW(0.1)
-    adam.exclude_from_weight_decay(var_names=["v1"])
-    h.run_mb(adam, params, grads)
-    assert counted["foreach_sgd"].calls == 0
-    assert counted["foreach_adam"].calls == 0
+    assert counted["foreach_update"].calls == 0
+
+
+def test_kernels_decay_only_the_variables_weight_decay_applies_to(h, counted):
+    params, grads = h.make_problem(steps=3)
+
+    def adamw():
+        optimizer = optimizers.AdamW(0.1, weight_decay=0.2)
+        optimizer.exclude_from_weight_decay(var_names=["v1"])
+        return optimizer
+
+    fast, _ = h.run_mb(adamw(), params, grads)
+    slow, _ = h.run_mb(_generic(adamw()), params, grads)
+    if "foreach_update" in counted:
+        assert counted["foreach_update"].calls == 3 * 2  # the decay, then Adam's rule
+    for f, s in zip(fast, slow, strict=True):
+        np.testing.assert_allclose(f, s, rtol=1e-5, atol=3e-6)
+
+
+@elementwise_rule
+def _every_function_rule(xp, param, grad, m, lr, decay):
+    # A made-up optimizer using each elementwise function once.
+    m = xp.maximum(xp.multiply(m, decay), xp.abs(grad))
+    direction = xp.divide(grad, xp.add(xp.sqrt(xp.square(m)), 1e-3))
+    bounded = xp.minimum(xp.sign(direction), xp.negative(xp.subtract(0.5, 1.0)))
+    return xp.subtract(param, xp.multiply(lr, bounded)), m
+
+
+class _NewOptimizer(optimizers.Optimizer):
+    """An optimizer written only against mb-train: a rule over ``xp`` and its slot."""
+
+    def build(self, variables):
+        if self.built:
+            return
+        super().build(variables)
+        self.maxima = self.add_optimizer_variables(variables, "maximum")
+
+    def _plan(self, index, variable):
+        return _every_function_rule, (self.maxima[index],), (0.9,)
+
+
+def test_a_new_elementwise_optimizer_runs_on_the_kernels_without_backend_code(h, counted):
+    # The rule is written once; a backend with multi-tensor kernels runs it over every
+    # tensor at once, and the numbers are the per-tensor loop's.
+    assert {"abs", "maximum", "minimum", "sign", "negative"} <= set(ELEMENTWISE)
+    params, grads = h.make_problem(shapes=((4, 3), (3,)), steps=3, seed=5)
+    fast, fast_opt = h.run_mb(_NewOptimizer(learning_rate=0.05), params, grads)
+    slow, slow_opt = h.run_mb(_generic(_NewOptimizer(learning_rate=0.05)), params, grads)
+    if "foreach_update" in counted:
+        assert counted["foreach_update"].calls == 3
+    elif "fused_update" in counted:
+        assert counted["fused_update"].calls == 3
+    for f, s in zip(fast, slow, strict=True):
+        np.testing.assert_allclose(f, s, rtol=1e-6, atol=1e-7)
+    for f, s in zip(fast_opt.variables, slow_opt.variables, strict=True):
+        np.testing.assert_allclose(f.numpy(), s.numpy(), rtol=1e-6, atol=1e-7)
+    # And the update is the rule's: one step from zero slots, by hand in NumPy.
+    one, _ = h.run_mb(_generic(_NewOptimizer(learning_rate=0.05)), params, grads[:1])
+    for p, g, got in zip(params, grads[0], one, strict=True):
+        m = np.abs(g)
+        direction = g / (np.abs(m) + 1e-3)
+        np.testing.assert_allclose(
+            got, p - 0.05 * np.minimum(np.sign(direction), 0.5), rtol=1e-5, atol=1e-6
+        )
 
 
 def test_stateless_apply_never_mutates_the_values_given(h):

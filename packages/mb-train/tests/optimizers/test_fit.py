@@ -176,7 +176,7 @@ def test_fit_updates_in_place_where_the_backend_has_kernels(monkeypatch, run_eag
     # in place inside fit (eager and recorded steps); the numbers equal the generic path.
     from mb_train.optimizers import _fused
 
-    kernel = _fused.training_primitive("foreach_adam")
+    kernel = _fused.training_primitive("foreach_update")
     calls = []
     if kernel is not None:
 
@@ -184,7 +184,7 @@ def test_fit_updates_in_place_where_the_backend_has_kernels(monkeypatch, run_eag
             calls.append(1)
             return kernel(*args, **kwargs)
 
-        monkeypatch.setitem(_fused._PRIMITIVES, "foreach_adam", counting)
+        monkeypatch.setitem(_fused._PRIMITIVES, "foreach_update", counting)
     x, y = _data()
     weights = []
     for allow in (True, False):

@@ -67,32 +67,14 @@ class TrainingOptional(Protocol):
         """``update_fn`` applied to every (param, grad, *slots) in one call."""
         ...
 
-    def foreach_sgd(
+    def foreach_update(
         self,
+        rule: Any,
         params: Any,
         grads: Any,
-        momentums: Any = None,
-        learning_rate: Any = 0.01,
-        momentum: Any = 0.0,
-        nesterov: Any = False,
-        weight_decay: Any = 0.0,
+        *slots: Any,
+        scalars: Any = (),
     ) -> Any:
-        """In-place SGD over many tensors at once (engine multi-tensor kernels)."""
-        ...
-
-    def foreach_adam(
-        self,
-        params: Any,
-        grads: Any,
-        m: Any,
-        v: Any,
-        step: Any,
-        learning_rate: Any = 0.001,
-        beta_1: Any = 0.9,
-        beta_2: Any = 0.999,
-        epsilon: Any = 1e-07,
-        weight_decay: Any = 0.0,
-        v_hat: Any = None,
-    ) -> Any:
-        """In-place Adam over many tensors at once (engine multi-tensor kernels)."""
+        """An elementwise rule ``rule(xp, param, grad, *slots, *scalars)`` over many
+        tensors at once, in place (engine multi-tensor kernels)."""
         ...

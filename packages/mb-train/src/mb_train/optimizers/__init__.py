@@ -2,8 +2,9 @@
 `MultiOptimizer`/`OptimizerMap`, schedules, and the `legacy` names (which only raise).
 
 Every optimizer's math is written once over `mb_ops`; the backend may run it
-fused over all variables (``training.fused_update``) or with its own in-place
-kernels (torch's ``foreach_sgd``/``foreach_adam``), with the same numbers.
+fused over all variables (``training.fused_update``) or, for rules written over
+elementwise functions (`_rules.elementwise_rule`), with multi-tensor kernels in place
+(torch's ``training.foreach_update``), with the same numbers.
 Variables, their order, names and configs are Keras 3's, so ``.keras`` files
 interchange.
 """

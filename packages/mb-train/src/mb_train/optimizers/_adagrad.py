@@ -1,25 +1,25 @@
 """Adagrad and Adadelta: per-coordinate rates from accumulated squared gradients."""
 
 from mb_layers import initializers
-from mb_ops import ops
 from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._rules import elementwise_rule
 
 
-def adagrad_rule(param, grad, accumulator, lr, epsilon):
-    accumulator = ops.add(accumulator, ops.square(grad))
-    step = ops.divide(ops.multiply(lr, grad), ops.sqrt(ops.add(accumulator, epsilon)))
-    return ops.subtract(param, step), accumulator
+@elementwise_rule
+def adagrad_rule(xp, param, grad, accumulator, lr, epsilon):
+    accumulator = xp.add(accumulator, xp.square(grad))
+    step = xp.divide(xp.multiply(lr, grad), xp.sqrt(xp.add(accumulator, epsilon)))
+    return xp.subtract(param, step), accumulator
 
 
-def adadelta_rule(param, grad, acc_grad, acc_delta, lr, rho, one_minus_rho, epsilon):
-    acc_grad = ops.add(ops.multiply(rho, acc_grad), ops.multiply(one_minus_rho, ops.square(grad)))
-    rms_delta = ops.sqrt(ops.add(acc_delta, epsilon))
-    rms_grad = ops.sqrt(ops.add(acc_grad, epsilon))
-    delta = ops.negative(ops.divide(ops.multiply(rms_delta, grad), rms_grad))
-    acc_delta = ops.add(
-        ops.multiply(rho, acc_delta), ops.multiply(one_minus_rho, ops.square(delta))
-    )
-    return ops.add(param, ops.multiply(lr, delta)), acc_grad, acc_delta
+@elementwise_rule
+def adadelta_rule(xp, param, grad, acc_grad, acc_delta, lr, rho, one_minus_rho, epsilon):
+    acc_grad = xp.add(xp.multiply(rho, acc_grad), xp.multiply(one_minus_rho, xp.square(grad)))
+    rms_delta = xp.sqrt(xp.add(acc_delta, epsilon))
+    rms_grad = xp.sqrt(xp.add(acc_grad, epsilon))
+    delta = xp.negative(xp.divide(xp.multiply(rms_delta, grad), rms_grad))
+    acc_delta = xp.add(xp.multiply(rho, acc_delta), xp.multiply(one_minus_rho, xp.square(delta)))
+    return xp.add(param, xp.multiply(lr, delta)), acc_grad, acc_delta
 
 
 class Adagrad(Optimizer):
@@ -33,6 +33,7 @@ class Adagrad(Optimizer):
 
     Example:
         >>> import mb_ops
+        >>> from mb_ops import ops
         >>> w = mb_ops.Variable([1.0], name="w")
         >>> Adagrad(learning_rate=0.1, initial_accumulator_value=0.0).apply([ops.ones((1,))], [w])
         >>> round(float(w.numpy()[0]), 4)
@@ -112,6 +113,7 @@ class Adadelta(Optimizer):
 
     Example:
         >>> import mb_ops
+        >>> from mb_ops import ops
         >>> w = mb_ops.Variable([1.0], name="w")
         >>> Adadelta(learning_rate=1.0, epsilon=1e-2).apply([ops.ones((1,))], [w])
         >>> round(float(w.numpy()[0]), 4)  # 1 - sqrt(0.01) / sqrt(0.05 + 0.01)

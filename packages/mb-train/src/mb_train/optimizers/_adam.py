@@ -1,24 +1,26 @@
 """Adam (with AMSGrad) and AdamW."""
 
 from mb_ops import ops
-from mb_train.optimizers import _fused
 from mb_train.optimizers._apply import cast_to
 from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._rules import elementwise_rule
 
 
-def adam_rule(param, grad, m, v, alpha, one_minus_beta_1, one_minus_beta_2, epsilon):
-    m = ops.add(m, ops.multiply(ops.subtract(grad, m), one_minus_beta_1))
-    v = ops.add(v, ops.multiply(ops.subtract(ops.square(grad), v), one_minus_beta_2))
-    step = ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v), epsilon))
-    return ops.subtract(param, step), m, v
+@elementwise_rule
+def adam_rule(xp, param, grad, m, v, alpha, one_minus_beta_1, one_minus_beta_2, epsilon):
+    m = xp.add(m, xp.multiply(xp.subtract(grad, m), one_minus_beta_1))
+    v = xp.add(v, xp.multiply(xp.subtract(xp.square(grad), v), one_minus_beta_2))
+    step = xp.divide(xp.multiply(m, alpha), xp.add(xp.sqrt(v), epsilon))
+    return xp.subtract(param, step), m, v
 
 
-def amsgrad_rule(param, grad, m, v, v_hat, alpha, one_minus_beta_1, one_minus_beta_2, epsilon):
-    m = ops.add(m, ops.multiply(ops.subtract(grad, m), one_minus_beta_1))
-    v = ops.add(v, ops.multiply(ops.subtract(ops.square(grad), v), one_minus_beta_2))
-    v_hat = ops.maximum(v_hat, v)
-    step = ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v_hat), epsilon))
-    return ops.subtract(param, step), m, v, v_hat
+@elementwise_rule
+def amsgrad_rule(xp, param, grad, m, v, v_hat, alpha, one_minus_beta_1, one_minus_beta_2, epsilon):
+    m = xp.add(m, xp.multiply(xp.subtract(grad, m), one_minus_beta_1))
+    v = xp.add(v, xp.multiply(xp.subtract(xp.square(grad), v), one_minus_beta_2))
+    v_hat = xp.maximum(v_hat, v)
+    step = xp.divide(xp.multiply(m, alpha), xp.add(xp.sqrt(v_hat), epsilon))
+    return xp.subtract(param, step), m, v, v_hat
 
 
 def adam_alpha(optimizer, learning_rate, dtype, beta_1, beta_2):
@@ -111,34 +113,6 @@ class Adam(Optimizer):
 
     def _rule_scalars(self, rule, learning_rate, dtype):
         return (adam_alpha(self, learning_rate, dtype, self.beta_1, self.beta_2),)
-
-    def _kernel_update(self, grads, variables, learning_rate, weight_decay):
-        kernel = _fused.training_primitive("foreach_adam")
-        if kernel is None:
-            return False
-        indices = [self._get_variable_index(v) for v in variables]
-        params = _fused.live_values(variables)
-        m = _fused.live_values([self._momentums[i] for i in indices])
-        v = _fused.live_values([self._velocities[i] for i in indices])
-        v_hat = None
-        if self.amsgrad:
-            v_hat = _fused.live_values([self._velocity_hats[i] for i in indices])
-        if params is None or m is None or v is None or (self.amsgrad and v_hat is None):
-            return False
-        kernel(
-            params,
-            grads,
-            m,
-            v,
-            step=ops.add(self._iterations_value(), 1),
-            learning_rate=learning_rate,
-            beta_1=self.beta_1,
-            beta_2=self.beta_2,
-            epsilon=self.epsilon,
-            weight_decay=weight_decay,
-            v_hat=v_hat,
-        )
-        return True
 
     def get_config(self):
         config = super().get_config()

@@ -3,25 +3,30 @@
 from mb_ops import Variable, ops
 from mb_train.optimizers._apply import cast_to
 from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._rules import elementwise_rule
 
 
-def adamax_rule(param, grad, m, u, lr, one_minus_beta_1_power, one_minus_beta_1, beta_2, eps):
-    m = ops.add(m, ops.multiply(ops.subtract(grad, m), one_minus_beta_1))
-    u = ops.maximum(ops.multiply(beta_2, u), ops.abs(grad))
-    step = ops.divide(ops.multiply(lr, m), ops.multiply(one_minus_beta_1_power, ops.add(u, eps)))
-    return ops.subtract(param, step), m, u
+@elementwise_rule
+def adamax_rule(xp, param, grad, m, u, lr, one_minus_beta_1_power, one_minus_beta_1, beta_2, eps):
+    m = xp.add(m, xp.multiply(xp.subtract(grad, m), one_minus_beta_1))
+    u = xp.maximum(xp.multiply(beta_2, u), xp.abs(grad))
+    step = xp.divide(xp.multiply(lr, m), xp.multiply(one_minus_beta_1_power, xp.add(u, eps)))
+    return xp.subtract(param, step), m, u
 
 
-def nadam_rule(param, grad, m, v, lr, u_t, u_t_1, u_prod, u_prod_1, b2_power, one_b1, one_b2, eps):
-    m = ops.add(m, ops.multiply(ops.subtract(grad, m), one_b1))
-    v = ops.add(v, ops.multiply(ops.subtract(ops.square(grad), v), one_b2))
-    m_hat = ops.add(
-        ops.divide(ops.multiply(u_t_1, m), ops.subtract(1, u_prod_1)),
-        ops.divide(ops.multiply(ops.subtract(1, u_t), grad), ops.subtract(1, u_prod)),
+@elementwise_rule
+def nadam_rule(
+    xp, param, grad, m, v, lr, u_t, u_t_1, u_prod, u_prod_1, b2_power, one_b1, one_b2, eps
+):
+    m = xp.add(m, xp.multiply(xp.subtract(grad, m), one_b1))
+    v = xp.add(v, xp.multiply(xp.subtract(xp.square(grad), v), one_b2))
+    m_hat = xp.add(
+        xp.divide(xp.multiply(u_t_1, m), xp.subtract(1, u_prod_1)),
+        xp.divide(xp.multiply(xp.subtract(1, u_t), grad), xp.subtract(1, u_prod)),
     )
-    v_hat = ops.divide(v, ops.subtract(1, b2_power))
-    step = ops.divide(ops.multiply(m_hat, lr), ops.add(ops.sqrt(v_hat), eps))
-    return ops.subtract(param, step), m, v
+    v_hat = xp.divide(v, xp.subtract(1, b2_power))
+    step = xp.divide(xp.multiply(m_hat, lr), xp.add(xp.sqrt(v_hat), eps))
+    return xp.subtract(param, step), m, v
 
 
 def lamb_rule(param, grad, m, v, lr, b1_power, b2_power, one_b1, one_b2, eps):

@@ -13,6 +13,7 @@ import warnings
 from mb_ops import StatelessScope, get_stateless_scope, name_scope, ops
 from mb_train._trainer._distributed import aggregate_gradients
 from mb_train.optimizers import _clipping, _fused
+from mb_train.optimizers._rules import ElementwiseRule, weight_decay_rule
 
 
 def cast_to(x, dtype):
@@ -187,10 +188,13 @@ class ApplyMixin:
         )
 
     def _try_kernels(self, grads, variables, learning_rate):
-        """Runs the backend's in-place multi-tensor kernel for this optimizer, if any."""
-        kernel_update = getattr(self, "_kernel_update", None)
+        """Runs the whole update through the backend's multi-tensor kernels
+        (``training.foreach_update``), in place, when every variable's rule is an
+        `ElementwiseRule` and every value may be written in place. All or nothing:
+        returns False (having changed nothing) otherwise."""
+        foreach_update = _fused.training_primitive("foreach_update")
         if (
-            kernel_update is None
+            foreach_update is None
             or not self._allow_kernels
             or self._in_place_blocked
             or not self._uses_builtin_math()
@@ -199,12 +203,38 @@ class ApplyMixin:
             or _fused.live_values([self._iterations]) is None
         ):
             return False
-        decay = 0.0
-        if self.weight_decay:
-            if not all(self._use_weight_decay(v) for v in variables):
+        groups = {}
+        decayed = {}
+        for grad, variable in zip(grads, variables, strict=True):
+            rule, slots, static = self._plan_of(variable)
+            if not isinstance(rule, ElementwiseRule):
                 return False
-            decay = self.weight_decay
-        return kernel_update(grads, variables, learning_rate, decay)
+            entry = groups.setdefault((rule, variable.dtype, static), ([], [], []))
+            entry[0].append(variable)
+            entry[1].append(grad)
+            entry[2].append(slots)
+            if self.weight_decay and self._use_weight_decay(variable):
+                decayed.setdefault(variable.dtype, ([], []))
+                decayed[variable.dtype][0].append(variable)
+                decayed[variable.dtype][1].append(grad)
+        calls = []
+        for dtype, (group, group_grads) in decayed.items():
+            params = _fused.live_values(group)
+            if params is None:
+                return False
+            scalars = (self.weight_decay, cast_to(learning_rate, dtype))
+            calls.append((weight_decay_rule, params, group_grads, [], scalars))
+        for (rule, dtype, static), (group, group_grads, slot_rows) in groups.items():
+            params = _fused.live_values(group)
+            count = len(slot_rows[0]) if slot_rows else 0
+            columns = [_fused.live_values([row[k] for row in slot_rows]) for k in range(count)]
+            if params is None or any(column is None for column in columns):
+                return False
+            scalars = tuple(self._rule_scalars(rule, learning_rate, dtype)) + static
+            calls.append((rule, params, group_grads, columns, scalars))
+        for rule, params, group_grads, columns, scalars in calls:
+            foreach_update(rule.fn, params, group_grads, *columns, scalars=scalars)
+        return True
 
     def _apply_weight_decay(self, variables):
         if self.weight_decay is None:

@@ -1,14 +1,15 @@
 """Lion: the sign of an interpolated momentum (Chen et al. 2023)."""
 
-from mb_ops import ops
 from mb_train.optimizers import _checks
 from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._rules import elementwise_rule
 
 
-def lion_rule(param, grad, m, lr, beta_1, one_minus_beta_1, beta_2, one_minus_beta_2):
-    direction = ops.sign(ops.add(ops.multiply(m, beta_1), ops.multiply(grad, one_minus_beta_1)))
-    param = ops.subtract(param, ops.multiply(lr, direction))
-    m = ops.add(ops.multiply(m, beta_2), ops.multiply(grad, one_minus_beta_2))
+@elementwise_rule
+def lion_rule(xp, param, grad, m, lr, beta_1, one_minus_beta_1, beta_2, one_minus_beta_2):
+    direction = xp.sign(xp.add(xp.multiply(m, beta_1), xp.multiply(grad, one_minus_beta_1)))
+    param = xp.subtract(param, xp.multiply(lr, direction))
+    m = xp.add(xp.multiply(m, beta_2), xp.multiply(grad, one_minus_beta_2))
     return param, m
 
 
@@ -24,6 +25,7 @@ class Lion(Optimizer):
 
     Example:
         >>> import mb_ops
+        >>> from mb_ops import ops
         >>> w = mb_ops.Variable([1.0, 1.0], name="w")
         >>> Lion(learning_rate=0.1).apply([ops.convert_to_tensor([2.0, -3.0])], [w])
         >>> [round(x, 4) for x in w.numpy().tolist()]

@@ -2,35 +2,34 @@
 
 import functools
 
-from mb_ops import ops
 from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._rules import elementwise_rule
 
 
 @functools.cache
 def rmsprop_rule(centered, with_momentum):
     """The per-tensor rule for one combination of options (one function object each)."""
 
-    def rule(param, grad, velocity, *rest):
+    @elementwise_rule
+    def rule(xp, param, grad, velocity, *rest):
         rest = list(rest)
         momentum_slot = rest.pop(0) if with_momentum else None
         average = rest.pop(0) if centered else None
         lr, rho, one_minus_rho, epsilon, momentum = rest
-        velocity = ops.add(
-            ops.multiply(rho, velocity), ops.multiply(one_minus_rho, ops.square(grad))
-        )
+        velocity = xp.add(xp.multiply(rho, velocity), xp.multiply(one_minus_rho, xp.square(grad)))
         if centered:
-            average = ops.add(ops.multiply(rho, average), ops.multiply(one_minus_rho, grad))
-            denominator = ops.add(ops.subtract(velocity, ops.square(average)), epsilon)
+            average = xp.add(xp.multiply(rho, average), xp.multiply(one_minus_rho, grad))
+            denominator = xp.add(xp.subtract(velocity, xp.square(average)), epsilon)
         else:
-            denominator = ops.add(velocity, epsilon)
-        increment = ops.divide(ops.multiply(lr, grad), ops.sqrt(denominator))
+            denominator = xp.add(velocity, epsilon)
+        increment = xp.divide(xp.multiply(lr, grad), xp.sqrt(denominator))
         slots = [velocity]
         if with_momentum:
-            momentum_slot = ops.add(ops.multiply(momentum, momentum_slot), increment)
-            param = ops.subtract(param, momentum_slot)
+            momentum_slot = xp.add(xp.multiply(momentum, momentum_slot), increment)
+            param = xp.subtract(param, momentum_slot)
             slots.append(momentum_slot)
         else:
-            param = ops.subtract(param, increment)
+            param = xp.subtract(param, increment)
         if centered:
             slots.append(average)
         return (param, *slots)
@@ -55,6 +54,7 @@ class RMSprop(Optimizer):
 
     Example:
         >>> import mb_ops
+        >>> from mb_ops import ops
         >>> w = mb_ops.Variable([1.0], name="w")
         >>> RMSprop(learning_rate=0.1).apply([ops.ones((1,))], [w])
         >>> round(float(w.numpy()[0]), 4)  # 1 - 0.1 / sqrt(0.1)

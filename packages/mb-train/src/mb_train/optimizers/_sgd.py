@@ -1,23 +1,26 @@
 """SGD with optional (Nesterov) momentum."""
 
-from mb_ops import ops
-from mb_train.optimizers import _checks, _fused
+from mb_train.optimizers import _checks
 from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._rules import elementwise_rule
 
 
-def sgd_rule(param, grad, lr):
-    return ops.subtract(param, ops.multiply(grad, lr))
+@elementwise_rule
+def sgd_rule(xp, param, grad, lr):
+    return xp.subtract(param, xp.multiply(grad, lr))
 
 
-def momentum_rule(param, grad, m, lr, momentum):
-    m = ops.subtract(ops.multiply(m, momentum), ops.multiply(grad, lr))
-    return ops.add(param, m), m
+@elementwise_rule
+def momentum_rule(xp, param, grad, m, lr, momentum):
+    m = xp.subtract(xp.multiply(m, momentum), xp.multiply(grad, lr))
+    return xp.add(param, m), m
 
 
-def nesterov_rule(param, grad, m, lr, momentum):
-    m = ops.subtract(ops.multiply(m, momentum), ops.multiply(grad, lr))
-    step = ops.subtract(ops.multiply(m, momentum), ops.multiply(grad, lr))
-    return ops.add(param, step), m
+@elementwise_rule
+def nesterov_rule(xp, param, grad, m, lr, momentum):
+    m = xp.subtract(xp.multiply(m, momentum), xp.multiply(grad, lr))
+    step = xp.subtract(xp.multiply(m, momentum), xp.multiply(grad, lr))
+    return xp.add(param, step), m
 
 
 class SGD(Optimizer):
@@ -35,6 +38,7 @@ class SGD(Optimizer):
 
     Example:
         >>> import mb_ops
+        >>> from mb_ops import ops
         >>> w = mb_ops.Variable([1.0], name="w")
         >>> optimizer = SGD(learning_rate=0.1, momentum=0.9)
         >>> for _ in range(2):
@@ -90,29 +94,6 @@ class SGD(Optimizer):
             return sgd_rule, (), ()
         rule = nesterov_rule if self.nesterov else momentum_rule
         return rule, (self.momentums[index],), (self.momentum,)
-
-    def _kernel_update(self, grads, variables, learning_rate, weight_decay):
-        kernel = _fused.training_primitive("foreach_sgd")
-        if kernel is None:
-            return False
-        params = _fused.live_values(variables)
-        momentums = None
-        if self.momentum != 0:
-            momentums = _fused.live_values(
-                [self.momentums[self._get_variable_index(v)] for v in variables]
-            )
-        if params is None or (self.momentum != 0 and momentums is None):
-            return False
-        kernel(
-            params,
-            grads,
-            momentums,
-            learning_rate=learning_rate,
-            momentum=self.momentum,
-            nesterov=self.nesterov,
-            weight_decay=weight_decay,
-        )
-        return True
 
     def get_config(self):
         config = super().get_config()
