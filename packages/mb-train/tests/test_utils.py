@@ -39,6 +39,17 @@ def test_averaged_and_stateful_metrics_follow_keras_rules(stdout):
     assert f"loss: {expected:.4f}" in last and "acc: 0.4000" in last
 
 
+def test_stateless_metrics_lists_the_averaged_names_instead(stdout):
+    bar = utils.Progbar(4, stateless_metrics=["loss"], verbose=0)
+    assert bar.stateless_metrics == {"loss"} and bar.stateful_metrics is None
+    for current, loss, acc in zip([1, 2, 4], [4.0, 2.0, 1.0], [0.1, 0.2, 0.3], strict=True):
+        bar.update(current, values=[("loss", loss), ("acc", acc)])
+    assert bar.average("loss") == pytest.approx(np.average([4.0, 2.0, 1.0], weights=[1, 1, 2]))
+    assert bar.average("acc") == pytest.approx(0.3)  # not listed: shown as given
+    with pytest.raises(ValueError, match="not both"):
+        utils.Progbar(4, stateful_metrics=["acc"], stateless_metrics=["loss"])
+
+
 def test_verbose_2_prints_one_line_at_the_end_and_0_prints_nothing(stdout):
     bar = utils.Progbar(3, verbose=2)
     for _ in range(3):

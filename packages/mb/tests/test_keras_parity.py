@@ -182,7 +182,6 @@ PENDING: dict[str, str] = {
     "layers.RandomZoom.generator": "16",
     "layers.RandomZoom.height_lower": "16",
     "layers.RandomZoom.height_upper": "16",
-    "models.model_from_json()": "16",
     "name_scope()": "16",
     "name_scope.override_parent": "16",
     "optimizers.Adadelta.update_step()": "16",
@@ -190,12 +189,7 @@ PENDING: dict[str, str] = {
     "optimizers.Muon.transpose_last_axis": "16",
     "optimizers.Muon.zeropower_via_newtonschulz5": "16",
     "saving.KerasFileEditor": "16",
-    "saving.save_weights()": "16",
     "utils.Config": "16",
-    "utils.CustomObjectScope()": "16",
-    "utils.Progbar()": "16",
-    "utils.Progbar.stateless_metrics": "16",
-    "utils.normalize()": "16",
 }
 
 # Where mb differs from Keras on purpose, with the reason (same keys). Kept short: each
