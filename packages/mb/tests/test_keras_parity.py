@@ -184,7 +184,6 @@ PENDING: dict[str, str] = {
     "layers.RandomZoom.height_upper": "16",
     "name_scope()": "16",
     "name_scope.override_parent": "16",
-    "optimizers.Adadelta.update_step()": "16",
     "optimizers.Muon.lr_adjust": "16",
     "optimizers.Muon.transpose_last_axis": "16",
     "optimizers.Muon.zeropower_via_newtonschulz5": "16",

@@ -2,6 +2,7 @@
 
 from mb_layers import initializers
 from mb_ops import ops
+from mb_train.optimizers._apply import builtin_update_step
 from mb_train.optimizers._base import Optimizer
 
 
@@ -159,6 +160,11 @@ class Adadelta(Optimizer):
         self._accumulated_grads, self._accumulated_delta_vars = self.add_optimizer_variables(
             var_list, ["accumulated_grad", "accumulated_delta_var"]
         )
+
+    @builtin_update_step
+    def update_step(self, grad, variable, learning_rate):
+        """Updates one variable from its gradient (Keras's Adadelta names it ``grad``)."""
+        super().update_step(grad, variable, learning_rate)
 
     def _plan(self, index, variable):
         slots = (self._accumulated_grads[index], self._accumulated_delta_vars[index])
