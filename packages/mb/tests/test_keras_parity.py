@@ -112,14 +112,7 @@ PENDING: dict[str, str] = {
     "*.convert_weight": "16-tf",
     # 16: the rest of issue 16, in progress
     "Layer()": "16",
-    "Layer.add_weight()": "16",
-    "Layer.build()": "16",
-    "Layer.compute_mask()": "16",
-    "Layer.input_spec": "16",
     "Metric.from_config()": "16",
-    "Model.predict_step()": "16",
-    "Model.test_step()": "16",
-    "Model.train_step()": "16",
     "Operation.compute_output_spec()": "16",
     "Operation.from_config()": "16",
     "StatelessScope()": "16",
@@ -211,6 +204,14 @@ DELIBERATE: dict[str, str] = {
     "layers.IntegerLookup.token_counts": "no TensorFlow hash table in mb",
     "layers.StringLookup.lookup_table": "no TensorFlow hash table in mb",
     "layers.StringLookup.token_counts": "no TensorFlow hash table in mb",
+    # Keras's JAX trainer's own steps are stateless, `train_step(self, state, data)` (its
+    # torch and TF trainers' `(self, data)`); mb has one training loop, whose steps are
+    # `(self, data)` on every backend. A subclass's JAX-style `(self, state, data)` step
+    # still runs (mb_train._trainer._runner adapts it); calling `super().train_step(state,
+    # data)` from one does not.
+    "Model.train_step()": "one trainer: (self, data) on every backend",
+    "Model.test_step()": "one trainer: (self, data) on every backend",
+    "Model.predict_step()": "one trainer: (self, data) on every backend",
 }
 
 
