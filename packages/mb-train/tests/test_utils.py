@@ -1,5 +1,6 @@
 """`Progbar` and the interactive-logging switches (``keras.utils``)."""
 
+import json
 import logging
 import re
 
@@ -78,3 +79,42 @@ def test_disabling_interactive_logging_sends_progress_to_the_logger(stdout, capl
     assert any("loss: 0.2500" in record.getMessage() for record in caplog.records)
     utils.enable_interactive_logging()
     assert utils.is_interactive_logging_enabled()
+
+
+def test_config_reads_and_sets_values_as_attributes_and_items():
+    config = utils.Config(learning_rate=0.1)
+    config.seed = 123
+    config["momentum"] = 0.9
+    assert config.learning_rate == 0.1 and config["seed"] == 123 and config.momentum == 0.9
+    assert list(config) == ["learning_rate", "momentum", "seed"] and len(config) == 3
+    assert "seed" in config and config.get("missing", 7) == 7
+    with pytest.raises(AttributeError, match="Did you mean 'momentum'"):
+        _ = config.momentun
+
+
+def test_frozen_config_refuses_every_change_until_unfrozen():
+    config = utils.Config(seed=1)
+    config.freeze()
+    assert config.frozen
+    for change in (
+        lambda: setattr(config, "seed", 2),
+        lambda: config.__setitem__("other", 3),
+        lambda: config.update(seed=4),
+        lambda: config.pop("seed"),
+        lambda: config.__delitem__("seed"),
+    ):
+        with pytest.raises(ValueError, match="frozen"):
+            change()
+    assert config.as_dict() == {"seed": 1}
+    config.unfreeze()
+    config.seed = 5
+    assert config.seed == 5 and not config.frozen
+
+
+def test_config_round_trips_through_json_and_as_dict_is_a_copy():
+    config = utils.Config(optimizer="adam", layers=[32, 16])
+    assert json.loads(config.to_json()) == {"optimizer": "adam", "layers": [32, 16]}
+    plain = config.as_dict()
+    plain["optimizer"] = "sgd"
+    assert config.optimizer == "adam"
+    assert utils.Config(**json.loads(config.to_json())).as_dict() == config.as_dict()

@@ -181,7 +181,6 @@ PENDING: dict[str, str] = {
     "optimizers.Muon.transpose_last_axis": "16",
     "optimizers.Muon.zeropower_via_newtonschulz5": "16",
     "saving.KerasFileEditor": "16",
-    "utils.Config": "16",
 }
 
 # Where mb differs from Keras on purpose, with the reason (same keys). Kept short: each

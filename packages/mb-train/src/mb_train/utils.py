@@ -1,5 +1,5 @@
-"""The training-side helpers of ``keras.utils``: `Progbar` and the interactive-logging
-switches."""
+"""The training-side helpers of ``keras.utils``: `Progbar`, `Config` and the
+interactive-logging switches."""
 
 import logging
 import math
@@ -9,9 +9,11 @@ import time
 import numpy as np
 
 from mb_train import _progress
+from mb_train._config_dict import Config as Config
 from mb_train._progress import format_eta, format_per_step
 
 __all__ = [
+    "Config",
     "Progbar",
     "disable_interactive_logging",
     "enable_interactive_logging",

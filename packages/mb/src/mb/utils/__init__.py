@@ -34,6 +34,7 @@ from mb_saving import get_registered_name as get_registered_name
 from mb_saving import get_registered_object as get_registered_object
 from mb_saving import register_keras_serializable as register_keras_serializable
 from mb_saving import serialize_keras_object as serialize_keras_object
+from mb_train.utils import Config as Config
 from mb_train.utils import Progbar as Progbar
 from mb_train.utils import disable_interactive_logging as disable_interactive_logging
 from mb_train.utils import enable_interactive_logging as enable_interactive_logging
@@ -42,6 +43,7 @@ from mb_train.utils import is_interactive_logging_enabled as is_interactive_logg
 Sequence = PyDataset
 
 __all__ = [
+    "Config",
     "CustomObjectScope",
     "FeatureSpace",
     "Progbar",
