@@ -1,11 +1,12 @@
-"""keras.utils' array helpers: one-hot labels, padded sequences."""
+"""keras.utils' array helpers: one-hot labels, padded sequences, normalized rows."""
 
 import importlib.util
 
 import numpy as np
 import pytest
 
-from mb_data import pad_sequences, to_categorical
+from mb_data import normalize, pad_sequences, to_categorical
+from mb_ops import ops
 
 
 def test_to_categorical_matches_an_identity_lookup():
@@ -100,3 +101,22 @@ def test_pad_sequences_refuses_what_is_not_a_list_of_sequences():
         pad_sequences([[1, 2], 3])
     with pytest.raises(ValueError, match="must be a list of sequences"):
         pad_sequences(5)
+
+
+def test_normalize_divides_numpy_rows_by_their_norm():
+    x = np.array([[3.0, 4.0], [1.0, -2.0], [0.0, 0.0]])
+    expected = x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-300)
+    out = normalize(x)
+    assert isinstance(out, np.ndarray)
+    np.testing.assert_allclose(out, expected, rtol=1e-12, atol=0)
+    np.testing.assert_array_equal(out[2], [0.0, 0.0])  # a zero row stays zero, no NaN
+    l1 = normalize(x, axis=0, order=1)
+    np.testing.assert_allclose(l1, x / np.abs(x).sum(axis=0, keepdims=True), rtol=1e-12)
+
+
+def test_normalize_hands_a_backend_tensor_to_ops_normalize():
+    x = np.array([[3.0, 4.0], [6.0, 8.0]], dtype="float32")
+    tensor = ops.convert_to_tensor(x)
+    out = normalize(tensor)
+    assert type(out) is type(tensor)  # a backend tensor in, the same kind out
+    np.testing.assert_allclose(ops.convert_to_numpy(out), [[0.6, 0.8], [0.6, 0.8]], rtol=1e-6)

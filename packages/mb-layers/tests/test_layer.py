@@ -5,7 +5,7 @@ import pytest
 
 import mb_layers
 from mb_graph import KerasTensor
-from mb_layers import InputSpec, Layer, regularizers
+from mb_layers import InputSpec, Layer, layers, regularizers
 from mb_layers._backend import variable_class
 from mb_layers._ops import ops
 
@@ -301,3 +301,38 @@ def test_a_layer_frozen_before_it_builds_makes_frozen_variables():
     layer(np.ones((2, 3), "float32"))
     assert layer.trainable_weights == []
     assert all(not v.trainable for v in layer.weights)
+
+
+def test_add_weight_takes_kerass_positional_shape_initializer_dtype_else_keywords():
+    layer = Layer()
+    w = layer.add_weight((2, 3), "ones", "float16")
+    assert tuple(w.shape) == (2, 3) and w.dtype == "float16"
+    np.testing.assert_array_equal(ops.convert_to_numpy(w.value), np.ones((2, 3)))
+    with pytest.raises(ValueError, match="`name` as a keyword"):
+        layer.add_weight("kernel", shape=(2,))
+    with pytest.raises(ValueError, match="`shape` both positionally"):
+        layer.add_weight((2,), shape=(3,))
+    with pytest.raises(TypeError, match="at most 3 positional"):
+        layer.add_weight((2,), "zeros", "float32", True)
+
+
+def test_input_spec_is_a_property_that_a_subclass_can_set_and_clear():
+    class Needs4(Layer):
+        def call(self, x):
+            return x
+
+    layer = Needs4()
+    assert "input_spec" in vars(Layer) and layer.input_spec is None
+    layer.input_spec = InputSpec(axes={-1: 4})
+    with pytest.raises(ValueError, match="axis -1"):
+        layer(np.ones((2, 3), "float32"))
+    layer.input_spec = None
+    assert layer(np.ones((2, 3), "float32")).shape == (2, 3)
+
+
+def test_compute_mask_takes_kerass_previous_mask_keyword():
+    mask = np.array([[True, False]])
+    wrapped = layers.TimeDistributed(layers.Dense(2))
+    assert wrapped.compute_mask(np.ones((1, 2, 3)), previous_mask=mask) is mask
+    attention = layers.MultiHeadAttention(num_heads=1, key_dim=2)
+    assert attention.compute_mask(np.ones((1, 2, 3)), previous_mask=mask) is None

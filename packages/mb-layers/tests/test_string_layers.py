@@ -215,3 +215,10 @@ def test_text_vectorization_with_callables():
         vocabulary=["A", "B"],
     )
     assert _np(layer(["a-b-c", "b"])).tolist() == [[2, 3, 1], [3, 0, 0]]
+
+
+def test_text_vectorization_builds_without_a_shape_as_in_keras():
+    layer = layers.TextVectorization(vocabulary=["a", "b"], output_sequence_length=3)
+    layer.build()
+    assert layer.built
+    np.testing.assert_array_equal(ops.convert_to_numpy(layer(["b a zz"])), [[3, 2, 1]])

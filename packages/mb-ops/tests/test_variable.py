@@ -46,6 +46,32 @@ def test_variable_path_follows_name_scopes():
     assert mb_ops.current_path() == ""
 
 
+def test_name_scope_override_parent_puts_variables_under_that_path():
+    with mb_ops.name_scope("outer"):
+        scope = mb_ops.name_scope("inner", override_parent="model/block")
+        with scope:
+            v = NumpyTestVariable(1.0, name="kernel")
+        w = NumpyTestVariable(1.0, name="bias")
+    assert scope.override_parent == "model/block"
+    assert v.path == "model/block/inner/kernel"
+    assert w.path == "outer/bias"
+
+
+def test_name_scope_rejects_unknown_keywords_and_slashes():
+    with pytest.raises(TypeError, match="override_parent"):
+        mb_ops.name_scope("a", parent="b")
+    with pytest.raises(ValueError, match="without '/'"):
+        mb_ops.name_scope("a/b")
+
+
+def test_variable_shows_its_constructor_arguments():
+    import inspect
+
+    params = list(inspect.signature(mb_ops.Variable).parameters)
+    assert params[:3] == ["initializer", "shape", "dtype"]
+    assert "layout" in params
+
+
 def test_assign_checks_shape_and_changes_live_value():
     v = NumpyTestVariable(np.zeros(3, dtype="float32"))
     v.assign([1.0, 2.0, 3.0])
@@ -157,13 +183,28 @@ def test_clear_session_frees_what_only_reference_cycles_hold():
         gc.enable()
 
 
-def test_stateless_scope_knows_which_values_were_donated():
+def test_donating_stateless_scope_knows_which_values_were_donated():
     import mb_ops
 
     a, b = mb_ops.Variable(np.zeros(2, "float32")), mb_ops.Variable(np.ones(2, "float32"))
     mine = np.full(2, 3.0, "float32")
-    with mb_ops.StatelessScope([(a, mine), (b, np.ones(2, "float32"))], donated=[mine]) as s:
+    pairs = iter([(a, mine), (b, np.ones(2, "float32"))])  # any iterable of pairs
+    with mb_ops.DonatingStatelessScope(pairs, donated=[mine]) as s:
         assert s.is_donated(s.get_current_value(a))
         assert not s.is_donated(s.get_current_value(b))
         a.assign(np.full(2, 4.0, "float32"))
         assert not s.is_donated(s.get_current_value(a))  # a new value is not the donated one
+
+
+def test_stateless_scope_takes_keras_arguments_only():
+    import inspect
+
+    import mb_ops
+
+    params = list(inspect.signature(mb_ops.StatelessScope).parameters)
+    assert params == ["state_mapping", "collect_losses", "initialize_variables"]
+    with pytest.raises(TypeError, match="donated"):
+        mb_ops.StatelessScope(donated=())
+    v = mb_ops.Variable(np.zeros(2, "float32"))
+    with mb_ops.StatelessScope([(v, np.ones(2, "float32"))]) as s:
+        assert not s.is_donated(s.get_current_value(v))

@@ -247,7 +247,8 @@ def test_model_from_json_is_safe_by_default(tmp_path):
     text = json.dumps(read_config(path))
     with pytest.raises(mb_saving.UnsafeConfigError):
         mb_saving.model_from_json(text)
-    assert mb_saving.model_from_json(text, safe_mode=False).name == "net"
+    with mb_saving.SafeModeScope(False):
+        assert mb_saving.model_from_json(text).name == "net"
 
 
 def test_inspect_lists_what_safe_mode_would_refuse_without_running_it(tmp_path):

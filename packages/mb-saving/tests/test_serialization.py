@@ -304,6 +304,20 @@ def test_custom_object_scopes_nest_and_end():
     assert mb_saving.get_registered_object("f") is None
 
 
+def test_custom_object_scope_takes_one_dict_as_keras_does():
+    def my_act(x):
+        return x
+
+    layer_config = mb_saving.serialize_keras_object(layers.Dense(2, activation=my_act))
+    with mb_saving.CustomObjectScope(custom_objects={"my_act": my_act}):
+        layer = mb_saving.deserialize_keras_object(layer_config)
+    assert layer.activation is my_act
+    with mb_saving.CustomObjectScope(None):
+        assert mb_saving.get_registered_object("my_act") is None
+    with pytest.raises(TypeError, match="takes a dict"):
+        mb_saving.CustomObjectScope([("my_act", my_act)])
+
+
 def test_deserializing_an_unknown_class_names_the_path():
     config = {"module": "keras.layers", "class_name": "Dense",
               "config": {"units": 2, "kernel_initializer": {"module": "keras.initializers",

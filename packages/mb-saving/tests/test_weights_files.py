@@ -135,6 +135,33 @@ def test_objects_to_skip_keep_their_values(tmp_path):
     np.testing.assert_array_equal(target.layers[1].kernel.numpy(), source.layers[1].kernel.numpy())
 
 
+def _datasets(path):
+    found = []
+
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset):
+            found.append(name)
+
+    with h5py.File(path, "r") as f:
+        f.visititems(visit)
+    return found
+
+
+def test_save_weights_leaves_out_objects_to_skip(tmp_path):
+    source, target = _mlp(), _mlp(hidden=8, name="other")
+    target.set_weights([w + 1 for w in target.get_weights()])
+    kept = np.asarray(target.layers[0].kernel.numpy())
+    mb_saving.save_weights(source, tmp_path / "all.weights.h5")
+    mb_saving.save_weights(source, tmp_path / "m.weights.h5", objects_to_skip=[source.layers[0]])
+    assert len(_datasets(tmp_path / "all.weights.h5")) == 4  # two kernels, two biases
+    assert len(_datasets(tmp_path / "m.weights.h5")) == 2  # only the "out" layer's
+    target.load_weights(tmp_path / "m.weights.h5", objects_to_skip=[target.layers[0]])
+    np.testing.assert_array_equal(target.layers[0].kernel.numpy(), kept)
+    np.testing.assert_array_equal(target.layers[1].kernel.numpy(), source.layers[1].kernel.numpy())
+    with pytest.raises(TypeError, match="unsupported arguments \\['by_name'\\]"):
+        mb_saving.save_weights(source, tmp_path / "x.weights.h5", by_name=True)
+
+
 def test_load_weights_reads_a_keras_file_including_the_optimizer_state(tmp_path):
     model = _mlp()
     model.compile(optimizers.Adam(0.01), "mse")

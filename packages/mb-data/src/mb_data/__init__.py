@@ -7,6 +7,7 @@ from mb_data._adapters.grain_dataset import GrainDatasetAdapter as GrainDatasetA
 from mb_data._adapters.py_dataset import PyDatasetAdapter as PyDatasetAdapter
 from mb_data._adapters.tf_dataset import TFDatasetAdapter as TFDatasetAdapter
 from mb_data._adapters.torch_loader import TorchDataLoaderAdapter as TorchDataLoaderAdapter
+from mb_data._array_utils import normalize as normalize
 from mb_data._array_utils import pad_sequences as pad_sequences
 from mb_data._array_utils import to_categorical as to_categorical
 from mb_data._directory.audio import audio_dataset_from_directory as audio_dataset_from_directory
@@ -57,6 +58,7 @@ __all__ = [
     "image_dataset_from_directory",
     "img_to_array",
     "load_img",
+    "normalize",
     "pack_x_y_sample_weight",
     "pad_sequences",
     "save_img",

@@ -1,7 +1,10 @@
-"""Host-side helpers of ``keras.utils`` that prepare arrays: one-hot labels and padded
-sequences. They run on NumPy, so they need no engine."""
+"""Host-side helpers of ``keras.utils`` that prepare arrays: one-hot labels, padded
+sequences, normalized rows. They run on NumPy, so they need no engine (``normalize``
+hands a backend tensor to ``ops.normalize``)."""
 
 import numpy as np
+
+from mb_ops import ops
 
 
 def to_categorical(x, num_classes=None):
@@ -46,6 +49,32 @@ def to_categorical(x, num_classes=None):
     out = np.zeros((labels.size, num_classes), dtype="float32")
     out[np.arange(labels.size), labels] = 1.0
     return out.reshape((*shape, num_classes))
+
+
+def normalize(x, axis=-1, order=2):
+    """``x`` divided by its ``order``-norm along ``axis`` (``keras.utils.normalize``).
+
+    A NumPy array comes back as a NumPy array (a zero norm divides by 1, so zero rows
+    stay zero); a backend tensor goes through ``ops.normalize``.
+
+    Args:
+        x: a NumPy array or a backend tensor.
+        axis: the axis to normalize along.
+        order: the order of the norm, e.g. 2 for L2.
+
+    Returns:
+        A normalized copy of ``x``.
+
+    Example:
+        >>> normalize(np.array([[3.0, 4.0], [0.0, 0.0]]))
+        array([[0.6, 0.8],
+               [0. , 0. ]])
+    """
+    if not isinstance(x, np.ndarray):
+        return ops.normalize(x, axis=axis, order=order)
+    norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norm[norm == 0] = 1
+    return x / np.expand_dims(norm, axis if axis is not None else -1)
 
 
 def pad_sequences(

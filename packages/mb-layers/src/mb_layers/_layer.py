@@ -46,6 +46,7 @@ _UNTRACKED = frozenset(
         "_build_shapes_dict",
         "_call_signature",
         "input_spec",
+        "_input_spec",
         "_auto_config",
         "_auto_config_error",
         "_in_build",
@@ -105,6 +106,28 @@ def _detached(x):
     if mask is not None:
         set_keras_mask(y, _detached(mask))
     return y
+
+
+def _positional_weight_args(args, shape, initializer, dtype):
+    """``add_weight``'s Keras 2 positional ``(shape, initializer, dtype)``, checked."""
+    if len(args) > 3:
+        raise TypeError(
+            f"add_weight() takes at most 3 positional arguments (shape, initializer, dtype); "
+            f"{len(args)} were given. Pass the others by keyword, e.g. name='kernel'."
+        )
+    if isinstance(args[0], str):
+        raise ValueError(
+            f"add_weight() takes `name` as a keyword argument. Received: add_weight("
+            f"{args[0]!r}, ...). Use: add_weight(shape=..., name={args[0]!r})."
+        )
+    given = {"shape": shape, "initializer": initializer, "dtype": dtype}
+    for key, value in zip(given, args, strict=False):
+        if given[key] is not None:
+            raise ValueError(
+                f"add_weight() received `{key}` both positionally and as a keyword argument."
+            )
+        given[key] = value
+    return given["shape"], given["initializer"], given["dtype"]
 
 
 class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
@@ -318,6 +341,16 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
         return self._own_dtype_policy().variable_dtype
 
     @property
+    def input_spec(self):
+        """What the layer accepts (an `InputSpec`, a list of them, or None), checked on
+        every call."""
+        return self.__dict__.get("_input_spec")
+
+    @input_spec.setter
+    def input_spec(self, value):
+        object.__setattr__(self, "_input_spec", value)
+
+    @property
     def variable_dtype(self):
         return self._own_dtype_policy().variable_dtype
 
@@ -335,6 +368,7 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
 
     def add_weight(
         self,
+        *args,
         shape=None,
         initializer=None,
         dtype=None,
@@ -362,10 +396,15 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
             overwrite_with_gradient: optimizers assign the gradient instead.
             name: the variable's name; its path is ``<layer name>/<name>``.
 
+        The Keras 2 positional form ``add_weight(shape, initializer, dtype)`` is accepted;
+        every other argument is keyword-only, as in Keras 3.
+
         Returns:
             The Variable.
         """
         self._check_super_called()
+        if args:
+            shape, initializer, dtype = _positional_weight_args(args, shape, initializer, dtype)
         shape = () if shape is None else shape
         dtype = self.variable_dtype if dtype is None else dtypes.standardize_dtype(dtype)
         if initializer is None:
@@ -431,7 +470,7 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
         )
 
     @default
-    def build(self, input_shape=None):
+    def build(self, input_shape):
         """Creates the layer's variables for inputs of `input_shape`. Subclasses override it.
 
         The default (a layer or model whose sub-layers make its variables) builds the

@@ -19,8 +19,10 @@ from mb_ops import ops as ops
 from mb_ops import quantizers as quantizers
 from mb_ops import random as random
 from mb_ops import tree as tree
+from mb_ops._device import device as device
 from mb_ops._remat import remat as remat
 from mb_ops._scopes import AutocastScope as AutocastScope
+from mb_ops._scopes import DonatingStatelessScope as DonatingStatelessScope
 from mb_ops._scopes import StatelessScope as StatelessScope
 from mb_ops._scopes import SymbolicScope as SymbolicScope
 from mb_ops._scopes import current_path as current_path
@@ -42,6 +44,7 @@ _hooks.install()
 
 __all__ = [
     "AutocastScope",
+    "DonatingStatelessScope",
     "KerasTensor",
     "Operation",
     "StatelessScope",
@@ -53,6 +56,7 @@ __all__ = [
     "config",
     "core",
     "current_path",
+    "device",
     "dtypes",
     "einops",
     "filter_traceback",

@@ -23,10 +23,6 @@ class StatelessScope:
         collect_losses: collect losses added with ``add_loss`` in ``losses``.
         initialize_variables: when the outermost scope exits, initialize the
             variables created inside it (deferred initialization).
-        donated: values of the mapping that belong to the caller, who takes the
-            scope's results as the new state (the trainer's step): code in the
-            scope may update those in place (`is_donated`), e.g. torch's
-            multi-tensor optimizer kernels.
 
     Example:
         >>> v = mb_ops.Variable(1.0)  # doctest: +SKIP
@@ -41,16 +37,13 @@ class StatelessScope:
         state_mapping: Any = None,
         collect_losses: bool = False,
         initialize_variables: bool = True,
-        donated: Any = (),
     ) -> None:
         self.collect_losses = collect_losses
         self.initialize_variables = initialize_variables
         self.losses: list[Any] = []
         self.state_mapping: dict[int, Any] = {}
         self._variables: dict[int, Any] = {}
-        _original: dict[int, Any] = {}
         for variable, value in state_mapping or ():
-            _original[id(variable)] = value
             if not hasattr(variable, "_direct_assign"):
                 raise ValueError(
                     "StatelessScope state_mapping must hold (Variable, value) pairs. "
@@ -64,13 +57,7 @@ class StatelessScope:
                 )
             self.state_mapping[id(variable)] = value
             self._variables[id(variable)] = variable
-        # The caller holds the donated values alive, so their ids stay unique.
-        donated_ids = {id(v) for v in donated}
-        self._donated = {
-            id(value)
-            for key, value in self.state_mapping.items()
-            if id(_original[key]) in donated_ids
-        }
+        self._donated: set[int] = set()
         self._previous: Any = None
 
     def __enter__(self) -> StatelessScope:
@@ -89,7 +76,8 @@ class StatelessScope:
         return self.state_mapping.get(id(variable))
 
     def is_donated(self, value: Any) -> bool:
-        """Whether `value` is one of the donated values this scope was given."""
+        """Whether `value` is one of the donated values this scope was given
+        (always False outside a `DonatingStatelessScope`)."""
         return id(value) in self._donated
 
     def updated_variables(self) -> list[tuple[Any, Any]]:
@@ -103,6 +91,38 @@ class StatelessScope:
         STATE.stateless_scope = self._previous
         if self._previous is None and self.initialize_variables:
             initialize_all_variables()
+
+
+class DonatingStatelessScope(StatelessScope):
+    """A `StatelessScope` whose caller hands over some of the mapped values.
+
+    The caller takes the scope's results as the new state (the trainer's step), so
+    code in the scope may update the ``donated`` values in place (`is_donated`),
+    e.g. torch's multi-tensor optimizer kernels. Keras's `StatelessScope` has no
+    such argument; it lives on this subclass so that mb's keeps Keras's signature.
+
+    Args:
+        state_mapping, collect_losses, initialize_variables: as `StatelessScope`.
+        donated: values of ``state_mapping`` that belong to the caller.
+    """
+
+    def __init__(
+        self,
+        state_mapping: Any = None,
+        collect_losses: bool = False,
+        initialize_variables: bool = True,
+        *,
+        donated: Any = (),
+    ) -> None:
+        pairs = list(state_mapping or ())
+        super().__init__(pairs, collect_losses, initialize_variables)
+        # The caller holds the donated values alive, so their ids stay unique.
+        donated_ids = {id(v) for v in donated}
+        self._donated = {
+            id(self.state_mapping[id(variable)])
+            for variable, given in pairs
+            if id(given) in donated_ids
+        }
 
 
 def get_stateless_scope() -> StatelessScope | None:
@@ -179,30 +199,58 @@ class name_scope:
         name: the path component to add (must not contain ``/``).
         caller: the object opening the scope (kept for the layers' use).
         deduplicate: skip the component when the innermost one is the same.
+        override_parent: a ``/``-separated path to put this scope under instead
+            of the scopes open around it (an absolute path).
+
+    Example:
+        >>> with mb_ops.name_scope("outer"):
+        ...     with mb_ops.name_scope("inner", override_parent="model/block"):
+        ...         mb_ops.current_path()
+        'model/block/inner'
     """
 
-    def __init__(self, name: str, caller: Any = None, deduplicate: bool = True) -> None:
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"name_scope needs a non-empty string name, received {name!r}.")
+    # Keras 3's own signature (its JAX and TensorFlow scopes take ``**kwargs``).
+    def __init__(self, name: str, **kwargs: Any) -> None:
+        unknown = sorted(set(kwargs) - {"caller", "deduplicate", "override_parent"})
+        if unknown:
+            raise TypeError(
+                f"name_scope got unexpected keyword arguments {unknown}. Expected "
+                "caller=, deduplicate= or override_parent=."
+            )
+        if not isinstance(name, str) or not name or "/" in name:
+            raise ValueError(
+                f"name_scope needs a non-empty string name without '/', received {name!r}."
+            )
         self.name = name
-        self.caller = caller
-        self.deduplicate = deduplicate
+        self.caller = kwargs.get("caller")
+        self.deduplicate = kwargs.get("deduplicate", True)
+        self.override_parent = kwargs.get("override_parent")
         self._pushed = False
 
     def __enter__(self) -> name_scope:
-        path = STATE.name_scope_path
-        if self.deduplicate and path and path[-1] == self.name:
+        stack = STATE.name_scope_stack
+        if (
+            self.deduplicate
+            and self.override_parent is None
+            and stack
+            and stack[-1].name == self.name
+        ):
             return self
-        path.append(self.name)
+        stack.append(self)
         self._pushed = True
         return self
 
     def __exit__(self, *args: Any) -> None:
         if self._pushed:
-            STATE.name_scope_path.pop()
+            STATE.name_scope_stack.pop()
             self._pushed = False
 
 
 def current_path() -> str:
     """The ``/``-joined names of the active name scopes (``""`` at top level)."""
-    return "/".join(STATE.name_scope_path)
+    parts: list[str] = []
+    for scope in STATE.name_scope_stack:
+        if scope.override_parent is not None:
+            parts = [p for p in scope.override_parent.split("/") if p]
+        parts.append(scope.name)
+    return "/".join(parts)

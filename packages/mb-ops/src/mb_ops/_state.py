@@ -14,7 +14,7 @@ class _ThreadState(threading.local):
         self.stateless_scope: Any = None
         self.symbolic_scope: Any = None
         self.autocast_scope: Any = None
-        self.name_scope_path: list[str] = []
+        self.name_scope_stack: list[Any] = []  # the open name_scope objects
         self.uninitialized_variables: list[Any] = []
 
 
@@ -56,7 +56,7 @@ def clear_session(free_memory: bool = True) -> None:
     """
     reset_uids()
     STATE.uninitialized_variables = []
-    STATE.name_scope_path = []
+    STATE.name_scope_stack = []
     for fn in _reset_hooks:
         fn()
     if free_memory:

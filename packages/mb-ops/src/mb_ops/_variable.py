@@ -90,13 +90,6 @@ class Variable:
         >>> v.assign_add([1.0, 1.0]).tolist()  # doctest: +SKIP
     """
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Variable:
-        # ``mb_ops.Variable(...)`` (and ``mb.Variable``) make the active backend's
-        # variable, which subclasses this one, as ``keras.Variable`` does.
-        if cls is Variable:
-            cls = _core().Variable
-        return object.__new__(cls)
-
     def __init__(
         self,
         initializer: Any,
@@ -110,6 +103,11 @@ class Variable:
         layout: Any = None,
         **kwargs: Any,
     ) -> None:
+        if type(self) is Variable:
+            # ``mb_ops.Variable(...)`` (and ``mb.Variable``) make the active backend's
+            # variable, which subclasses this one, as ``keras.Variable`` does. Done
+            # here rather than in ``__new__`` so the class shows this signature.
+            self.__class__ = _core().Variable
         if kwargs:
             raise TypeError(f"Variable got unexpected keyword arguments: {sorted(kwargs)}.")
         name = name or auto_name(type(self).__name__.lstrip("_"))

@@ -188,18 +188,33 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     return model
 
 
-def model_from_json(json_string, custom_objects=None, safe_mode=True):
-    """A model (with fresh weights) from the JSON of its config, in safe mode by default."""
+def model_from_json(json_string, custom_objects=None):
+    """A model (with fresh weights) from the JSON of its config, in safe mode.
+
+    As in Keras, a config that carries Python bytecode (a ``Lambda``'s function) is
+    refused unless safe mode is off: inside ``SafeModeScope(False)``, or for the whole
+    process after ``enable_unsafe_deserialization()``.
+    """
     config = parse_json(json_string, "the JSON string", "config")
-    reviver = Reviver(custom_objects, resolve_safe_mode(safe_mode), None)
+    reviver = Reviver(custom_objects, resolve_safe_mode(None), None)
     reviver.allow.check(config, ("config",))
     with reviver.scope():
         return reviver.revive(config, ["config"])
 
 
-def save_weights(model, filepath, overwrite=True, max_shard_size=None):
-    """Saves the variables of `model` (Keras's layout) as ``.weights.h5`` or sharded."""
+def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs):
+    """Saves the variables of `model` (Keras's layout) as ``.weights.h5`` or sharded.
+
+    Keyword arguments: ``objects_to_skip``, layers or other objects of `model` whose
+    variables (and whose sub-objects' variables) are left out of the file, as in Keras.
+    """
     path = os.fspath(filepath)
+    skip = tuple(kwargs.pop("objects_to_skip", None) or ())
+    if kwargs:
+        raise TypeError(
+            f"save_weights got unsupported arguments {sorted(kwargs)}; it takes "
+            "overwrite, max_shard_size and objects_to_skip."
+        )
     if max_shard_size is None and not path.endswith(".weights.h5"):
         raise ValueError(f"The file name must end in '.weights.h5'. Received: filepath={path!r}.")
     if max_shard_size is not None and not path.endswith((".weights.h5", ".weights.json")):
@@ -213,7 +228,7 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
         )
     if max_shard_size is None:
         _atomic.check_overwrite(path, overwrite)
-        weights, manifest = _weights_bytes_with_attribute(model)
+        weights, manifest = _weights_bytes_with_attribute(model, skip)
         with _atomic.atomic_file(path) as tmp, open(tmp, "wb") as f:
             f.write(weights)
         return
@@ -225,18 +240,18 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
     _atomic.check_overwrite(path, overwrite)
     writer = _shards.ShardedH5Writer(path, max_shard_size)
     try:
-        manifest = save_state(model, writer)
+        manifest = save_state(model, writer, skip)
         writer.commit(_metadata.mb_block(manifest))
     except BaseException:
         writer.abort()
         raise
 
 
-def _weights_bytes_with_attribute(model):
+def _weights_bytes_with_attribute(model, skip=()):
     buffer = io.BytesIO()
     writer = H5Writer(buffer)
     try:
-        manifest = save_state(model, writer)
+        manifest = save_state(model, writer, skip)
         writer.set_root_attribute(_metadata.ROOT_ATTRIBUTE, _metadata.weights_attribute(manifest))
     finally:
         writer.close()

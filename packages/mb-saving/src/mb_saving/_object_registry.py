@@ -136,7 +136,7 @@ class CustomObjectScope:
     """Makes objects findable by name while deserializing, inside a ``with`` block.
 
     Args:
-        custom_objects: dicts ``{name: class or function}`` (or None).
+        custom_objects: a dict ``{name: class or function}`` (or None).
 
     Example:
 
@@ -147,17 +147,13 @@ class CustomObjectScope:
     True
     """
 
-    def __init__(self, *custom_objects):
-        self.custom_objects = {}
-        for objects in custom_objects:
-            if objects is None:
-                continue
-            if not isinstance(objects, dict):
-                raise TypeError(
-                    "CustomObjectScope takes dicts {name: object}. Received: "
-                    f"{objects!r} (of type {type(objects).__name__})."
-                )
-            self.custom_objects.update(objects)
+    def __init__(self, custom_objects):
+        if custom_objects is not None and not isinstance(custom_objects, dict):
+            raise TypeError(
+                "CustomObjectScope takes a dict {name: object}. Received: "
+                f"{custom_objects!r} (of type {type(custom_objects).__name__})."
+            )
+        self.custom_objects = dict(custom_objects or {})
 
     def __enter__(self):
         _SCOPES.stack.append(self.custom_objects)

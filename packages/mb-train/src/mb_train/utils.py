@@ -1,5 +1,5 @@
-"""The training-side helpers of ``keras.utils``: `Progbar` and the interactive-logging
-switches."""
+"""The training-side helpers of ``keras.utils``: `Progbar`, `Config` and the
+interactive-logging switches."""
 
 import logging
 import math
@@ -9,9 +9,11 @@ import time
 import numpy as np
 
 from mb_train import _progress
+from mb_train._config_dict import Config as Config
 from mb_train._progress import format_eta, format_per_step
 
 __all__ = [
+    "Config",
     "Progbar",
     "disable_interactive_logging",
     "enable_interactive_logging",
@@ -47,6 +49,8 @@ class Progbar:
         interval: minimum seconds between redraws.
         stateful_metrics: names whose values are shown as given; the others are
             averaged over the steps since the start.
+        stateless_metrics: the opposite list (give one of the two): names that are
+            averaged; the others are shown as given.
         unit_name: what a step is called in the per-step time ("step").
 
     Example:
@@ -59,8 +63,22 @@ class Progbar:
     """
 
     def __init__(
-        self, target, width=20, verbose=1, interval=0.05, stateful_metrics=None, unit_name="step"
+        self,
+        target,
+        width=20,
+        verbose=1,
+        interval=0.05,
+        stateful_metrics=None,
+        stateless_metrics=None,
+        unit_name="step",
     ):
+        if stateful_metrics is not None and stateless_metrics is not None:
+            raise ValueError(
+                "Progbar takes stateful_metrics (names shown as given, the rest averaged) "
+                "or stateless_metrics (names averaged, the rest shown as given), not both. "
+                f"Received: stateful_metrics={stateful_metrics!r}, "
+                f"stateless_metrics={stateless_metrics!r}."
+            )
         if target is not None and (isinstance(target, bool) or int(target) != target):
             raise ValueError(f"Progbar: target must be an int or None. Received: {target!r}.")
         self.target = None if target is None else int(target)
@@ -68,7 +86,13 @@ class Progbar:
         self.verbose = verbose
         self.interval = interval
         self.unit_name = unit_name
-        self.stateful_metrics = set(stateful_metrics or ())
+        # As in Keras: exactly one of the two is a set, the other None.
+        if stateless_metrics is not None:
+            self.stateful_metrics = None
+            self.stateless_metrics = set(stateless_metrics)
+        else:
+            self.stateful_metrics = set(stateful_metrics or ())
+            self.stateless_metrics = None
         self._dynamic = _progress.is_interactive()
         self._sums = {}  # name -> [weighted sum, steps] (averaged) or the last value
         self._names = []
@@ -81,9 +105,14 @@ class Progbar:
     def average(self, name):
         """The value shown for `name`: its running mean, or the last value if stateful."""
         value = self._sums[name]
-        if name in self.stateful_metrics:
+        if not self._averaged(name):
             return value
         return value[0] / max(1, value[1])
+
+    def _averaged(self, name):
+        if self.stateful_metrics is not None:
+            return name not in self.stateful_metrics
+        return name in self.stateless_metrics
 
     def update(self, current, values=None, finalize=None):
         """Move to step `current`, recording `values` (a list of ``(name, value)``).
@@ -97,7 +126,7 @@ class Progbar:
             value = _scalar(value)
             if name not in self._sums:
                 self._names.append(name)
-            if name in self.stateful_metrics:
+            if not self._averaged(name):
                 self._sums[name] = value
             else:
                 total = self._sums.setdefault(name, [0.0, 0])

@@ -219,6 +219,27 @@ def test_tensorboard_event_files_are_read_by_tensorflow(builtins, tmp_path):
     assert os.listdir(tmp_path / "validation")
 
 
+def test_tensorboard_summary_is_tensorflows_summary_module(tmp_path):
+    code = (
+        "import sys, tensorflow as tf\n"
+        "from mb_train import callbacks as cb\n"
+        "callback = cb.TensorBoard(sys.argv[1])\n"
+        "print(callback.summary is tf.summary, callable(callback.summary.scalar))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["True", "True"]
+
+
+def test_tensorboard_summary_without_tensorflow_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "tensorflow", None)
+    monkeypatch.setitem(sys.modules, "tensorflow.summary", None)
+    with pytest.raises(ImportError, match="pip install tensorflow"):
+        _ = cb.TensorBoard(tmp_path).summary
+
+
 def test_orbax_checkpoint_is_a_clear_not_implemented():
     with pytest.raises(NotImplementedError, match="ModelCheckpoint"):
         cb.OrbaxCheckpoint("dir")

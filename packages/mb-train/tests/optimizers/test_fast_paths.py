@@ -9,6 +9,7 @@ kernels, in place. Which of them a backend has decides what runs by default.
 import numpy as np
 import pytest
 
+import mb_ops
 from mb_ops import ops
 from mb_train import optimizers
 from mb_train.optimizers import _fused
@@ -189,3 +190,19 @@ def test_stateless_apply_never_mutates_the_values_given(h):
     expected = [p + (-0.1 * g) for p, g in zip(params, grads[0], strict=True)]
     for new, e in zip(new_values, expected, strict=True):
         np.testing.assert_allclose(np.asarray(ops.convert_to_numpy(new)), e, rtol=1e-6)
+
+
+def test_adadelta_takes_kerass_grad_keyword_and_keeps_the_fused_update(h, counted):
+    params, grads = h.make_problem(steps=2)
+    h.run_mb(optimizers.Adadelta(1.0), params, grads)
+    if "fused_update" in counted:
+        assert counted["fused_update"].calls == 2  # one grouped call per step
+    by_apply, by_step = mb_ops.Variable([1.0, 2.0]), mb_ops.Variable([1.0, 2.0])
+    first, second = optimizers.Adadelta(1.0), optimizers.Adadelta(1.0)
+    first.apply([ops.ones((2,))], [by_apply])
+    second.build([by_step])
+    second.update_step(
+        grad=ops.ones((2,)), variable=by_step, learning_rate=ops.convert_to_tensor(1.0)
+    )
+    np.testing.assert_allclose(by_step.numpy(), by_apply.numpy(), rtol=1e-6)
+    assert not np.allclose(by_step.numpy(), [1.0, 2.0])

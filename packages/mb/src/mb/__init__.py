@@ -76,6 +76,7 @@ _ATTRIBUTES = {
     "StatelessScope": "mb_ops",
     "SymbolicScope": "mb_ops",
     "Variable": "mb_ops",
+    "device": "mb_ops",
     "name_scope": "mb_ops",
     "remat": "mb_ops",
 }

@@ -336,7 +336,7 @@ class _ProjectedAttention(Layer):
                 mask = ops.expand_dims(mask, axis=expansion_axis)
         return self._softmax(scores, mask=mask)
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, previous_mask):
         return None
 
     def compute_output_spec(

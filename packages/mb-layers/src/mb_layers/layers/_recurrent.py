@@ -705,8 +705,8 @@ class TimeDistributed(Layer):
         outputs = self.layer(flat, **kwargs)
         return tree.map_structure(lambda y: ops.reshape(y, (batch, steps, *y.shape[1:])), outputs)
 
-    def compute_mask(self, inputs, mask=None):
-        return mask if mask is not None else get_keras_mask(inputs)
+    def compute_mask(self, inputs, previous_mask):
+        return previous_mask if previous_mask is not None else get_keras_mask(inputs)
 
     def get_config(self):
         return {**super().get_config(), "layer": _registry.serialize(self.layer)}

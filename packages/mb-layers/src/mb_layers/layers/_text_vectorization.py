@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from mb_graph import KerasTensor
+from mb_graph._operation import default
 from mb_layers.layers._host_data import as_text, to_host
 from mb_layers.layers._lookup import StringLookup
 from mb_layers.layers._preprocessing import _Preprocessing
@@ -171,6 +172,11 @@ class TextVectorization(_Preprocessing):
         return rows
 
     # ----- vocabulary ---------------------------------------------------------------
+
+    @default  # still the stock build: a first call builds as any layer's
+    def build(self, input_shape=None):
+        """Marks the layer built (Keras's signature: the shape may be left out)."""
+        super().build(input_shape)
 
     def adapt(self, data, batch_size=None, steps=None):
         """Learns the vocabulary from text: an array or list, or an iterable of batches."""

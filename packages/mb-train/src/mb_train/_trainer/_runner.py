@@ -23,7 +23,7 @@ Two forms of a user's own step are adapted here:
 import inspect
 
 from mb_graph import tree
-from mb_ops import StatelessScope, backends
+from mb_ops import DonatingStatelessScope, backends
 from mb_train._trainer import _distributed
 
 _NOT_TRAINABLE = (
@@ -109,7 +109,7 @@ class StepRunner:
         # The values are the step's own (what it returns becomes the state), so the
         # step may update them in place (torch's multi-tensor optimizer kernels). Losses
         # layers add (``add_loss``) are collected for the step's `compute_loss`.
-        with StatelessScope(
+        with DonatingStatelessScope(
             mapping, collect_losses=True, initialize_variables=False, donated=mutable_values
         ) as scope:
             outputs = self.method(data)

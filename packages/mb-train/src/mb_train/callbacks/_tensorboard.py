@@ -94,6 +94,27 @@ class TensorBoard(Callback):
         self._epoch_start_iterations = 0
 
     @property
+    def summary(self):
+        """TensorFlow's ``tf.summary`` module, imported on first use (as Keras's).
+
+        mb writes this callback's event files itself, without TensorFlow, and does
+        not make its writers TensorFlow's default: to log your own summaries, open
+        a writer, e.g. ``with cb.summary.create_file_writer(log_dir).as_default():``.
+
+        Raises:
+            ImportError: TensorFlow is not installed.
+        """
+        try:
+            import tensorflow.summary as summary  # optional: only for this property
+        except ImportError as exc:
+            raise ImportError(
+                "TensorBoard.summary is TensorFlow's tf.summary module, and TensorFlow "
+                "is not installed. Install it (pip install tensorflow-cpu), or log "
+                "through the callback's own logs instead."
+            ) from exc
+        return summary
+
+    @property
     def _needs_batch_logs(self):
         return self.update_freq != "epoch"
 

@@ -1,6 +1,7 @@
 """Adagrad and Adadelta: per-coordinate rates from accumulated squared gradients."""
 
 from mb_layers import initializers
+from mb_train.optimizers._apply import builtin_update_step
 from mb_train.optimizers._base import Optimizer
 from mb_train.optimizers._rules import elementwise_rule
 
@@ -161,6 +162,11 @@ class Adadelta(Optimizer):
         self._accumulated_grads, self._accumulated_delta_vars = self.add_optimizer_variables(
             var_list, ["accumulated_grad", "accumulated_delta_var"]
         )
+
+    @builtin_update_step
+    def update_step(self, grad, variable, learning_rate):
+        """Updates one variable from its gradient (Keras's Adadelta names it ``grad``)."""
+        super().update_step(grad, variable, learning_rate)
 
     def _plan(self, index, variable):
         slots = (self._accumulated_grads[index], self._accumulated_delta_vars[index])

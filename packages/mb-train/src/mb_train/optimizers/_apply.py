@@ -25,6 +25,17 @@ def _ids(variables):
     return {id(v) for v in variables}
 
 
+def builtin_update_step(method):
+    """Marks an ``update_step`` as mb's own rule-based one (an override that only renames
+    Keras's arguments keeps it), so the grouped and fused update paths stay in use."""
+    method._mb_builtin_update_step = True
+    return method
+
+
+def _builtin(update_step):
+    return getattr(update_step, "_mb_builtin_update_step", False)
+
+
 class ApplyMixin:
     """`apply`, `apply_gradients`, `update_step` and the steps between them."""
 
@@ -182,7 +193,7 @@ class ApplyMixin:
     def _uses_builtin_math(self):
         cls = type(self)
         return (
-            cls.update_step is ApplyMixin.update_step
+            _builtin(cls.update_step)
             and cls._backend_update_step is ApplyMixin._backend_update_step
             and cls._apply_weight_decay is ApplyMixin._apply_weight_decay
         )
@@ -248,7 +259,7 @@ class ApplyMixin:
                 variable.assign(ops.subtract(value, decayed))
 
     def _backend_update_step(self, grads, variables, learning_rate):
-        if type(self).update_step is not ApplyMixin.update_step:
+        if not _builtin(type(self).update_step):
             # A Keras-style optimizer: its own per-variable `update_step`.
             for grad, variable in zip(grads, variables, strict=True):
                 self.update_step(grad, variable, learning_rate)
@@ -283,6 +294,7 @@ class ApplyMixin:
             for row, new in zip(slot_rows, column, strict=True):
                 row[k].assign(new)
 
+    @builtin_update_step
     def update_step(self, gradient, variable, learning_rate):
         """Updates one variable (and its slots) from its gradient: the optimizer's math."""
         rule, slots, static = self._plan_of(variable)

@@ -30,7 +30,7 @@ def live_values(variables):
     """The tensors to update in place, when writing into them equals assigning.
 
     That holds outside any StatelessScope (the variables' own tensors), and inside
-    one whose values were donated (`StatelessScope(donated=True)`: the trainer's
+    one whose values were donated (`DonatingStatelessScope`: the trainer's
     step, whose results become the state) as long as a variable still holds the
     value it was handed. Returns None otherwise (traced, user-given or already
     reassigned values must not be mutated).

@@ -9,6 +9,7 @@ from mb_data import get_file as get_file
 from mb_data import image_dataset_from_directory as image_dataset_from_directory
 from mb_data import img_to_array as img_to_array
 from mb_data import load_img as load_img
+from mb_data import normalize as normalize
 from mb_data import pack_x_y_sample_weight as pack_x_y_sample_weight
 from mb_data import pad_sequences as pad_sequences
 from mb_data import save_img as save_img
@@ -24,7 +25,6 @@ from mb_layers import model_to_dot as model_to_dot
 from mb_layers import plot_model as plot_model
 from mb_ops import clear_session as clear_session
 from mb_ops.dtypes import standardize_dtype as standardize_dtype
-from mb_ops.ops import normalize as normalize
 from mb_ops.random import set_random_seed as set_random_seed
 from mb_saving import CustomObjectScope as CustomObjectScope
 from mb_saving import custom_object_scope as custom_object_scope
@@ -34,6 +34,7 @@ from mb_saving import get_registered_name as get_registered_name
 from mb_saving import get_registered_object as get_registered_object
 from mb_saving import register_keras_serializable as register_keras_serializable
 from mb_saving import serialize_keras_object as serialize_keras_object
+from mb_train.utils import Config as Config
 from mb_train.utils import Progbar as Progbar
 from mb_train.utils import disable_interactive_logging as disable_interactive_logging
 from mb_train.utils import enable_interactive_logging as enable_interactive_logging
@@ -42,6 +43,7 @@ from mb_train.utils import is_interactive_logging_enabled as is_interactive_logg
 Sequence = PyDataset
 
 __all__ = [
+    "Config",
     "CustomObjectScope",
     "FeatureSpace",
     "Progbar",
