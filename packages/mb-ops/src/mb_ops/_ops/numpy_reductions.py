@@ -30,47 +30,225 @@ from mb_ops._ops._specs import (
 
 @op(reduction_bool)
 def all(x, axis=None, keepdims=False):
-    """Whether all elements along the given axes are true."""
+    """Whether all elements along the given axes are true.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        A bool tensor: whether every element along ``axis`` is true (nonzero).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[True, False], [True, True]])
+    >>> ops.convert_to_numpy(ops.all(x)).tolist()
+    False
+    >>> ops.convert_to_numpy(ops.all(x, axis=0)).tolist()
+    [True, False]
+    >>> ops.convert_to_numpy(ops.all(x, axis=1)).tolist()
+    [False, True]
+    """
 
 
 @op(reduction_bool)
 def any(x, axis=None, keepdims=False):
-    """Whether any element along the given axes is true."""
+    """Whether any element along the given axes is true.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        A bool tensor: whether some element along ``axis`` is true (nonzero).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[False, False], [True, False]])
+    >>> ops.convert_to_numpy(ops.any(x)).tolist()
+    True
+    >>> ops.convert_to_numpy(ops.any(x, axis=0)).tolist()
+    [True, False]
+    >>> ops.convert_to_numpy(ops.any(x, axis=1)).tolist()
+    [False, True]
+    """
 
 
 @op(reduction_same)
 def amax(x, axis=None, keepdims=False):
-    """Maximum along the given axes."""
+    """Maximum along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The largest values along ``axis``, in ``x``'s dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
+    >>> ops.convert_to_numpy(ops.amax(x)).tolist()
+    6
+    >>> ops.convert_to_numpy(ops.amax(x, axis=0)).tolist()
+    [4, 5, 6]
+    >>> ops.convert_to_numpy(ops.amax(x, axis=1, keepdims=True)).tolist()
+    [[5], [6]]
+    """
 
 
 @op(reduction_same)
 def amin(x, axis=None, keepdims=False):
-    """Minimum along the given axes."""
+    """Minimum along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The smallest values along ``axis``, in ``x``'s dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
+    >>> ops.convert_to_numpy(ops.amin(x)).tolist()
+    1
+    >>> ops.convert_to_numpy(ops.amin(x, axis=0)).tolist()
+    [1, 2, 3]
+    >>> ops.convert_to_numpy(ops.amin(x, axis=1, keepdims=True)).tolist()
+    [[1], [2]]
+    """
 
 
 @op(reduction_same)
 def max(x, axis=None, keepdims=False, initial=None):
-    """Maximum along the given axes."""
+    """Maximum along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+        initial: a starting value included in the reduction (a lower bound on the result); None:
+            none.
+
+    Returns:
+        The largest values along ``axis`` (and ``initial``), in ``x``'s dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
+    >>> ops.convert_to_numpy(ops.max(x)).tolist()
+    6
+    >>> ops.convert_to_numpy(ops.max(x, axis=1)).tolist()
+    [5, 6]
+    >>> ops.convert_to_numpy(ops.max(x, axis=1, initial=6)).tolist()
+    [6, 6]
+    """
 
 
 @op(reduction_same)
 def min(x, axis=None, keepdims=False, initial=None):
-    """Minimum along the given axes."""
+    """Minimum along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+        initial: a starting value included in the reduction (an upper bound on the result); None:
+            none.
+
+    Returns:
+        The smallest values along ``axis`` (and ``initial``), in ``x``'s dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
+    >>> ops.convert_to_numpy(ops.min(x)).tolist()
+    1
+    >>> ops.convert_to_numpy(ops.min(x, axis=1)).tolist()
+    [1, 2]
+    >>> ops.convert_to_numpy(ops.min(x, axis=1, initial=0)).tolist()
+    [0, 0]
+    """
 
 
 @op(reduction_same)
 def nanmax(x, axis=None, keepdims=False):
-    """Maximum along the given axes, ignoring NaNs."""
+    """Maximum along the given axes, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The largest non-NaN values along ``axis`` (NaN where all are NaN).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nanmax(x)).tolist()
+    3.0
+    >>> ops.convert_to_numpy(ops.max(x)).tolist()
+    nan
+    """
 
 
 @op(reduction_same)
 def nanmin(x, axis=None, keepdims=False):
-    """Minimum along the given axes, ignoring NaNs."""
+    """Minimum along the given axes, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The smallest non-NaN values along ``axis`` (NaN where all are NaN).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nanmin(x)).tolist()
+    1.0
+    >>> ops.convert_to_numpy(ops.min(x)).tolist()
+    nan
+    """
 
 
 @op(reduction_same)
 def ptp(x, axis=None, keepdims=False):
-    """Range (max - min) along the given axes."""
+    """Range (max - min) along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        ``max - min`` along ``axis``, in ``x``'s dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
+    >>> ops.convert_to_numpy(ops.ptp(x)).tolist()
+    5
+    >>> ops.convert_to_numpy(ops.ptp(x, axis=0)).tolist()
+    [3, 3, 3]
+    """
 
 
 @op(reduction_sum)
@@ -101,7 +279,25 @@ def sum(x, axis=None, keepdims=False):
 
 @op(reduction_sum)
 def nansum(x, axis=None, keepdims=False):
-    """Sum along the given axes, treating NaNs as zero."""
+    """Sum along the given axes, treating NaNs as zero.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The sums of the non-NaN values along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nansum(x)).tolist()
+    4.0
+    >>> ops.convert_to_numpy(ops.sum(x)).tolist()
+    nan
+    """
 
 
 def _prod_spec(op_name: str, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> Any:
@@ -111,12 +307,49 @@ def _prod_spec(op_name: str, x: Any, axis: Any, keepdims: bool, dtype: Any = Non
 
 @op(_prod_spec)
 def prod(x, axis=None, keepdims=False, dtype=None):
-    """Product along the given axes."""
+    """Product along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+        dtype: the dtype of the result; None: from ``x``'s.
+
+    Returns:
+        The products along ``axis``; bool and small int inputs multiply in int32, as in Keras.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> ops.convert_to_numpy(ops.prod(x)).tolist()
+    24
+    >>> ops.convert_to_numpy(ops.prod(x, axis=0)).tolist()
+    [3, 8]
+    >>> ops.convert_to_numpy(ops.prod(x, axis=1)).tolist()
+    [2, 12]
+    """
 
 
 @op(reduction_sum)
 def nanprod(x, axis=None, keepdims=False):
-    """Product along the given axes, treating NaNs as one."""
+    """Product along the given axes, treating NaNs as one.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The products of the non-NaN values along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([2.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nanprod(x)).tolist()
+    6.0
+    """
 
 
 @op(reduction_float)
@@ -146,37 +379,157 @@ def mean(x, axis=None, keepdims=False):
 
 @op(reduction_float)
 def nanmean(x, axis=None, keepdims=False):
-    """Mean along the given axes, ignoring NaNs."""
+    """Mean along the given axes, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The means of the non-NaN values along ``axis``, as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[2.0, float('nan')], [3.0, 4.0]])
+    >>> ops.convert_to_numpy(ops.nanmean(x)).tolist()
+    3.0
+    >>> ops.convert_to_numpy(ops.nanmean(x, axis=1)).tolist()
+    [2.0, 3.5]
+    """
 
 
 @op(reduction_float)
 def median(x, axis=None, keepdims=False):
-    """Median along the given axes."""
+    """Median along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The medians along ``axis`` (the mean of the two middle values for even counts), as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
+    >>> ops.convert_to_numpy(ops.median(x)).tolist()
+    3.5
+    >>> ops.convert_to_numpy(ops.median(x, axis=1)).tolist()
+    [3.0, 4.0]
+    """
 
 
 @op(reduction_float)
 def nanmedian(x, axis=None, keepdims=False):
-    """Median along the given axes, ignoring NaNs."""
+    """Median along the given axes, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The medians of the non-NaN values along ``axis``, as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0, 4.0])
+    >>> ops.convert_to_numpy(ops.nanmedian(x)).tolist()
+    3.0
+    """
 
 
 @op(reduction_float)
 def std(x, axis=None, keepdims=False):
-    """Standard deviation along the given axes."""
+    """Standard deviation along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The population standard deviations (``sqrt(var)``) along ``axis``, as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0])  # mean 5
+    >>> ops.convert_to_numpy(ops.std(x)).tolist()
+    2.0
+    >>> ops.convert_to_numpy(ops.std(ops.convert_to_tensor([[1, 3], [2, 2]]), axis=1)).tolist()
+    [1.0, 0.0]
+    """
 
 
 @op(reduction_float)
 def nanstd(x, axis=None, keepdims=False):
-    """Standard deviation along the given axes, ignoring NaNs."""
+    """Standard deviation along the given axes, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The standard deviations of the non-NaN values along ``axis``, as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nanstd(x)).tolist()
+    1.0
+    """
 
 
 @op(reduction_float)
 def var(x, axis=None, keepdims=False):
-    """Variance along the given axes."""
+    """Variance along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The population variances (mean squared deviation from the mean) along ``axis``, as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0])  # mean 5
+    >>> ops.convert_to_numpy(ops.var(x)).tolist()
+    4.0
+    >>> ops.convert_to_numpy(ops.var(ops.convert_to_tensor([[1, 3], [2, 2]]), axis=1)).tolist()
+    [1.0, 0.0]
+    """
 
 
 @op(reduction_float)
 def nanvar(x, axis=None, keepdims=False):
-    """Variance along the given axes, ignoring NaNs."""
+    """Variance along the given axes, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The variances of the non-NaN values along ``axis``, as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nanvar(x)).tolist()
+    1.0
+    """
 
 
 def _quantile_spec(
@@ -188,22 +541,106 @@ def _quantile_spec(
 
 @op(_quantile_spec)
 def quantile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th quantiles along the given axes (q in [0, 1])."""
+    """The q-th quantiles along the given axes (q in [0, 1]).
+
+    Args:
+        x: a tensor.
+        q: a quantile or a tensor of quantiles, in ``[0, 1]``.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        method: the interpolation between data points when the quantile falls between them:
+            ``"linear"``, ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"``.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The quantiles, as floats: ``q``'s shape followed by the reduced shape of ``x``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
+    >>> ops.convert_to_numpy(ops.quantile(x, 0.5)).tolist()
+    2.5
+    >>> ops.convert_to_numpy(ops.quantile(x, ops.convert_to_tensor([0.0, 0.25, 1.0]))).tolist()
+    [1.0, 1.75, 4.0]
+    >>> ops.convert_to_numpy(ops.quantile(x, 0.25, method='lower')).tolist()
+    1.0
+    """
 
 
 @op(_quantile_spec)
 def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th quantiles along the given axes, ignoring NaNs."""
+    """The q-th quantiles along the given axes, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        q: a quantile or a tensor of quantiles, in ``[0, 1]``.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        method: the interpolation between data points when the quantile falls between them:
+            ``"linear"``, ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"``.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The quantiles of the non-NaN values, as floats: ``q``'s shape followed by the reduced shape
+        of ``x``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 2.0, 3.0, 4.0])
+    >>> ops.convert_to_numpy(ops.nanquantile(x, 0.5)).tolist()
+    2.5
+    """
 
 
 @op(_quantile_spec)
 def percentile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th percentiles along the given axes (q in [0, 100])."""
+    """The q-th percentiles along the given axes (q in [0, 100]).
+
+    Args:
+        x: a tensor.
+        q: a percentile or a tensor of percentiles, in ``[0, 100]``.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        method: the interpolation between data points when the quantile falls between them:
+            ``"linear"``, ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"``.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The percentiles, as floats: ``q``'s shape followed by the reduced shape of ``x``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
+    >>> ops.convert_to_numpy(ops.percentile(x, 50)).tolist()
+    2.5
+    >>> ops.convert_to_numpy(ops.percentile(x, ops.convert_to_tensor([25.0, 75.0]))).tolist()
+    [1.75, 3.25]
+    """
 
 
 @op(_quantile_spec)
 def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th percentiles along the given axes, ignoring NaNs."""
+    """The q-th percentiles along the given axes, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        q: a percentile or a tensor of percentiles, in ``[0, 100]``.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+        method: the interpolation between data points when the quantile falls between them:
+            ``"linear"``, ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"``.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        The percentiles of the non-NaN values, as floats: ``q``'s shape followed by the reduced
+        shape of ``x``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 2.0, 3.0, 4.0])
+    >>> ops.convert_to_numpy(ops.nanpercentile(x, 50)).tolist()
+    2.5
+    """
 
 
 def _average_spec(op_name: str, x: Any, axis: Any = None, weights: Any = None) -> Any:
@@ -214,7 +651,26 @@ def _average_spec(op_name: str, x: Any, axis: Any = None, weights: Any = None) -
 
 @op(_average_spec)
 def average(x, axis=None, weights=None):
-    """Weighted average along the given axis."""
+    """Weighted average along the given axis.
+
+    Args:
+        x: a tensor.
+        axis: the axis to average over; None averages every element.
+        weights: a tensor of weights, with ``x``'s shape or 1D along ``axis``; None: all 1.
+
+    Returns:
+        ``sum(x * weights) / sum(weights)`` along ``axis`` (the mean without weights), as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0])
+    >>> ops.convert_to_numpy(ops.average(x)).tolist()
+    2.0
+    >>> w = ops.convert_to_tensor([3.0, 1.0, 0.0])
+    >>> ops.convert_to_numpy(ops.average(x, weights=w)).tolist()
+    1.25
+    """
 
 
 def _count_nonzero_spec(op_name: str, x: Any, axis: Any = None) -> Any:
@@ -223,27 +679,118 @@ def _count_nonzero_spec(op_name: str, x: Any, axis: Any = None) -> Any:
 
 @op(_count_nonzero_spec)
 def count_nonzero(x, axis=None):
-    """Number of non-zero values along the given axes."""
+    """Number of non-zero values along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reduce; None reduces every element.
+
+    Returns:
+        The number of nonzero elements along ``axis``, as int32.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[0, 1, 2], [3, 0, 0]])
+    >>> ops.convert_to_numpy(ops.count_nonzero(x)).tolist()
+    3
+    >>> ops.convert_to_numpy(ops.count_nonzero(x, axis=0)).tolist()
+    [1, 1, 1]
+    >>> ops.convert_to_numpy(ops.count_nonzero(x, axis=1)).tolist()
+    [2, 1]
+    """
 
 
 @op(reduction_index)
 def argmax(x, axis=None, keepdims=False):
-    """Indices of the maximum values along an axis."""
+    """Indices of the maximum values along an axis.
+
+    Args:
+        x: a tensor.
+        axis: the axis to search along; None searches the flattened tensor.
+        keepdims: keep the searched axis with size 1.
+
+    Returns:
+        The int32 indices of the first largest values along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
+    >>> ops.convert_to_numpy(ops.argmax(x)).tolist()
+    5
+    >>> ops.convert_to_numpy(ops.argmax(x, axis=0)).tolist()
+    [1, 0, 1]
+    >>> ops.convert_to_numpy(ops.argmax(x, axis=1)).tolist()
+    [1, 2]
+    """
 
 
 @op(reduction_index)
 def argmin(x, axis=None, keepdims=False):
-    """Indices of the minimum values along an axis."""
+    """Indices of the minimum values along an axis.
+
+    Args:
+        x: a tensor.
+        axis: the axis to search along; None searches the flattened tensor.
+        keepdims: keep the searched axis with size 1.
+
+    Returns:
+        The int32 indices of the first smallest values along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
+    >>> ops.convert_to_numpy(ops.argmin(x)).tolist()
+    0
+    >>> ops.convert_to_numpy(ops.argmin(x, axis=0)).tolist()
+    [0, 1, 0]
+    >>> ops.convert_to_numpy(ops.argmin(x, axis=1)).tolist()
+    [0, 1]
+    """
 
 
 @op(reduction_index)
 def nanargmax(x, axis=None, keepdims=False):
-    """Indices of the maximum values along an axis, ignoring NaNs."""
+    """Indices of the maximum values along an axis, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        axis: the axis to search along; None searches the flattened tensor.
+        keepdims: keep the searched axis with size 1.
+
+    Returns:
+        The int32 indices of the largest non-NaN values along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nanargmax(x)).tolist()
+    2
+    """
 
 
 @op(reduction_index)
 def nanargmin(x, axis=None, keepdims=False):
-    """Indices of the minimum values along an axis, ignoring NaNs."""
+    """Indices of the minimum values along an axis, ignoring NaNs.
+
+    Args:
+        x: a tensor.
+        axis: the axis to search along; None searches the flattened tensor.
+        keepdims: keep the searched axis with size 1.
+
+    Returns:
+        The int32 indices of the smallest non-NaN values along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nanargmin(x)).tolist()
+    0
+    """
 
 
 def _argsort_spec(op_name: str, x: Any, axis: Any = -1) -> Any:
@@ -255,7 +802,24 @@ def _argsort_spec(op_name: str, x: Any, axis: Any = -1) -> Any:
 
 @op(_argsort_spec)
 def argsort(x, axis=-1):
-    """Indices that would sort the tensor along an axis."""
+    """Indices that would sort the tensor along an axis.
+
+    Args:
+        x: a tensor.
+        axis: the axis to sort along; None sorts the flattened tensor.
+
+    Returns:
+        The int32 indices that sort ``x`` in ascending order along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([30, 10, 20])
+    >>> ops.convert_to_numpy(ops.argsort(x)).tolist()
+    [1, 2, 0]
+    >>> ops.convert_to_numpy(ops.argsort(ops.convert_to_tensor([[3, 1], [2, 4]]), axis=0)).tolist()
+    [[1, 0], [0, 1]]
+    """
 
 
 def _argpartition_spec(op_name: str, x: Any, kth: Any, axis: Any = -1) -> Any:
@@ -264,7 +828,30 @@ def _argpartition_spec(op_name: str, x: Any, kth: Any, axis: Any = -1) -> Any:
 
 @op(_argpartition_spec)
 def argpartition(x, kth, axis=-1):
-    """Indices that would partition the tensor around the ``kth`` element."""
+    """Indices that would partition the tensor around the ``kth`` element.
+
+    Args:
+        x: a tensor.
+        kth: the position of the element to partition around.
+        axis: the axis to partition along; None partitions the flattened tensor.
+
+    Returns:
+        int32 indices such that the ``kth`` one is that of the value a full sort would put there,
+        those before it of values no larger and those after it of values no smaller (each side in no
+        given order).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([5, 1, 4, 2, 3])
+    >>> idx = ops.convert_to_numpy(ops.argpartition(x, 2))
+    >>> idx[2].tolist()  # x[4] == 3 is the third smallest
+    4
+    >>> sorted(idx[:2].tolist())
+    [1, 3]
+    >>> sorted(idx[3:].tolist())
+    [0, 2]
+    """
 
 
 def _sort_spec(op_name: str, x: Any, axis: Any = -1) -> Any:
@@ -274,7 +861,24 @@ def _sort_spec(op_name: str, x: Any, axis: Any = -1) -> Any:
 
 @op(_sort_spec)
 def sort(x, axis=-1):
-    """Sorted copy of the tensor along an axis."""
+    """Sorted copy of the tensor along an axis.
+
+    Args:
+        x: a tensor.
+        axis: the axis to sort along; None sorts the flattened tensor.
+
+    Returns:
+        The sorted values, ascending along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[3, 7, 2], [1, 9, 8]])
+    >>> ops.convert_to_numpy(ops.sort(x)).tolist()
+    [[2, 3, 7], [1, 8, 9]]
+    >>> ops.convert_to_numpy(ops.sort(x, axis=0)).tolist()
+    [[1, 7, 2], [3, 9, 8]]
+    """
 
 
 def _cumulative_spec(op_name: str, x: Any, axis: Any = None, dtype: Any = None) -> Any:
@@ -290,22 +894,90 @@ def _cumulative_spec(op_name: str, x: Any, axis: Any = None, dtype: Any = None) 
 
 @op(_cumulative_spec)
 def cumsum(x, axis=None, dtype=None):
-    """Cumulative sum along an axis (of the flattened tensor when axis is None)."""
+    """Cumulative sum along an axis (of the flattened tensor when axis is None).
+
+    Args:
+        x: a tensor.
+        axis: the axis to accumulate along; None accumulates the flattened tensor.
+        dtype: the dtype of the result; None: ``x``'s (int32 for bool).
+
+    Returns:
+        The running sums along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.cumsum(x)).tolist()
+    [1, 3, 6, 10, 15, 21]
+    >>> ops.convert_to_numpy(ops.cumsum(x, axis=1)).tolist()
+    [[1, 3, 6], [4, 9, 15]]
+    """
 
 
 @op(_cumulative_spec)
 def cumprod(x, axis=None, dtype=None):
-    """Cumulative product along an axis."""
+    """Cumulative product along an axis.
+
+    Args:
+        x: a tensor.
+        axis: the axis to accumulate along; None accumulates the flattened tensor.
+        dtype: the dtype of the result; None: ``x``'s (int32 for bool).
+
+    Returns:
+        The running products along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.cumprod(x)).tolist()
+    [1, 2, 6, 24, 120, 720]
+    >>> ops.convert_to_numpy(ops.cumprod(x, axis=0)).tolist()
+    [[1, 2, 3], [4, 10, 18]]
+    """
 
 
 @op(_cumulative_spec)
 def nancumsum(x, axis=None, dtype=None):
-    """Cumulative sum treating NaNs as zero."""
+    """Cumulative sum treating NaNs as zero.
+
+    Args:
+        x: a tensor.
+        axis: the axis to accumulate along; None accumulates the flattened tensor.
+        dtype: the dtype of the result; None: ``x``'s (int32 for bool).
+
+    Returns:
+        The running sums along ``axis``, with NaNs counting as 0.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nancumsum(x)).tolist()
+    [1.0, 1.0, 4.0]
+    """
 
 
 @op(_cumulative_spec)
 def nancumprod(x, axis=None, dtype=None):
-    """Cumulative product treating NaNs as one."""
+    """Cumulative product treating NaNs as one.
+
+    Args:
+        x: a tensor.
+        axis: the axis to accumulate along; None accumulates the flattened tensor.
+        dtype: the dtype of the result; None: ``x``'s (int32 for bool).
+
+    Returns:
+        The running products along ``axis``, with NaNs counting as 1.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([2.0, float('nan'), 3.0])
+    >>> ops.convert_to_numpy(ops.nancumprod(x)).tolist()
+    [2.0, 2.0, 6.0]
+    """
 
 
 def _diff_spec(op_name: str, a: Any, n: int = 1, axis: int = -1) -> Any:
@@ -318,7 +990,27 @@ def _diff_spec(op_name: str, a: Any, n: int = 1, axis: int = -1) -> Any:
 
 @op(_diff_spec)
 def diff(a, n=1, axis=-1):
-    """The n-th discrete difference along an axis."""
+    """The n-th discrete difference along an axis.
+
+    Args:
+        a: a tensor.
+        n: how many times to take differences.
+        axis: the axis to difference along.
+
+    Returns:
+        ``a[i + 1] - a[i]`` along ``axis``, applied ``n`` times (``axis`` shrinks by ``n``).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> a = ops.convert_to_tensor([1, 4, 9, 16])
+    >>> ops.convert_to_numpy(ops.diff(a)).tolist()
+    [3, 5, 7]
+    >>> ops.convert_to_numpy(ops.diff(a, n=2)).tolist()
+    [2, 2]
+    >>> ops.convert_to_numpy(ops.diff(ops.convert_to_tensor([[1, 2], [5, 3]]), axis=0)).tolist()
+    [[4, 1]]
+    """
 
 
 def _trapezoid_spec(op_name: str, y: Any, x: Any = None, dx: Any = 1.0, axis: int = -1) -> Any:
@@ -328,7 +1020,28 @@ def _trapezoid_spec(op_name: str, y: Any, x: Any = None, dx: Any = 1.0, axis: in
 
 @op(_trapezoid_spec)
 def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """Integrate along an axis with the trapezoidal rule."""
+    """Integrate along an axis with the trapezoidal rule.
+
+    Args:
+        y: the values to integrate.
+        x: the sample points of ``y`` along ``axis``; None: spaced ``dx`` apart.
+        dx: the spacing of the sample points when ``x`` is None.
+        axis: the axis to integrate along.
+
+    Returns:
+        The integrals of ``y`` along ``axis``, as floats.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> y = ops.convert_to_tensor([1.0, 2.0, 3.0])
+    >>> ops.convert_to_numpy(ops.trapezoid(y)).tolist()
+    4.0
+    >>> ops.convert_to_numpy(ops.trapezoid(y, dx=0.5)).tolist()
+    2.0
+    >>> ops.convert_to_numpy(ops.trapezoid(y, x=ops.convert_to_tensor([0.0, 1.0, 3.0]))).tolist()
+    6.5
+    """
 
 
 def _bincount_spec(
@@ -344,7 +1057,30 @@ def _bincount_spec(
 
 @op(_bincount_spec)
 def bincount(x, weights=None, minlength=0, sparse=False):
-    """Count the occurrences of each value in an int tensor."""
+    """Count the occurrences of each value in an int tensor.
+
+    Args:
+        x: a 1D or 2D tensor of non-negative ints.
+        weights: a tensor of ``x``'s shape: what each element adds to its count; None: 1.
+        minlength: the least length of the result.
+        sparse: whether to return a sparse tensor (on backends that have them).
+
+    Returns:
+        ``counts[i]``: the number of times ``i`` occurs in ``x`` (or the sum of its weights); length
+        ``max(max(x) + 1, minlength)``. A 2D ``x`` counts each row.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([0, 1, 1, 3])
+    >>> ops.convert_to_numpy(ops.bincount(x)).tolist()
+    [1, 2, 0, 1]
+    >>> ops.convert_to_numpy(ops.bincount(x, minlength=6)).tolist()
+    [1, 2, 0, 1, 0, 0]
+    >>> w = ops.convert_to_tensor([0.5, 1.0, 1.0, 2.0])
+    >>> ops.convert_to_numpy(ops.bincount(x, weights=w)).tolist()
+    [0.5, 2.0, 0.0, 2.0]
+    """
 
 
 def _histogram_spec(op_name: str, x: Any, bins: Any = 10, range: Any = None) -> Any:
@@ -358,4 +1094,27 @@ def _histogram_spec(op_name: str, x: Any, bins: Any = 10, range: Any = None) -> 
 
 @op(_histogram_spec)
 def histogram(x, bins=10, range=None):
-    """Histogram of a 1D tensor: (counts, bin edges)."""
+    """Histogram of a 1D tensor: (counts, bin edges).
+
+    Args:
+        x: a 1D tensor.
+        bins: the number of equal-width bins.
+        range: the ``(low, high)`` range of the bins; None: ``(min(x), max(x))``. Values outside are
+            not counted.
+
+    Returns:
+        A tuple ``(counts, edges)``: the counts in each of the ``bins`` bins and the ``bins + 1``
+        bin edges, both in ``x``'s dtype. The last bin includes its upper edge.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([0.0, 1.0, 1.5, 2.0, 4.0])
+    >>> counts, edges = ops.histogram(x, bins=4)
+    >>> ops.convert_to_numpy(counts).tolist()
+    [1.0, 2.0, 1.0, 1.0]
+    >>> ops.convert_to_numpy(edges).tolist()
+    [0.0, 1.0, 2.0, 3.0, 4.0]
+    >>> ops.convert_to_numpy(ops.histogram(x, bins=2, range=(0.0, 2.0))[0]).tolist()
+    [1.0, 3.0]
+    """

@@ -53,7 +53,21 @@ def _ravel_spec(op_name: str, x: Any) -> Any:
 
 @op(_ravel_spec)
 def ravel(x):
-    """Flatten to one dimension."""
+    """Flatten to one dimension.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A 1D tensor of ``x``'s elements in row-major order.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> ops.convert_to_numpy(ops.ravel(x)).tolist()
+    [1, 2, 3, 4]
+    """
 
 
 def _transpose_spec(op_name: str, x: Any, axes: Any = None) -> Any:
@@ -73,7 +87,24 @@ def _transpose_spec(op_name: str, x: Any, axes: Any = None) -> Any:
 
 @op(_transpose_spec)
 def transpose(x, axes=None):
-    """Permute the axes of a tensor (reverse them when axes is None)."""
+    """Permute the axes of a tensor (reverse them when axes is None).
+
+    Args:
+        x: a tensor.
+        axes: the new order of the axes (a permutation of ``range(ndim)``); None reverses them.
+
+    Returns:
+        ``x`` with its axes permuted.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.transpose(x)).tolist()
+    [[1, 4], [2, 5], [3, 6]]
+    >>> tuple(ops.transpose(ops.ones((2, 3, 4)), axes=(1, 0, 2)).shape)
+    (3, 2, 4)
+    """
 
 
 def _expand_dims_spec(op_name: str, x: Any, axis: Any) -> Any:
@@ -88,7 +119,26 @@ def _expand_dims_spec(op_name: str, x: Any, axis: Any) -> Any:
 
 @op(_expand_dims_spec)
 def expand_dims(x, axis):
-    """Insert new axes of size 1 at the given positions."""
+    """Insert new axes of size 1 at the given positions.
+
+    Args:
+        x: a tensor.
+        axis: the position or positions (in the output) of the new axes.
+
+    Returns:
+        ``x`` with axes of size 1 inserted at ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1, 2])
+    >>> ops.convert_to_numpy(ops.expand_dims(x, 0)).tolist()
+    [[1, 2]]
+    >>> ops.convert_to_numpy(ops.expand_dims(x, 1)).tolist()
+    [[1], [2]]
+    >>> tuple(ops.expand_dims(x, (0, 2)).shape)
+    (1, 2, 1)
+    """
 
 
 def _squeeze_spec(op_name: str, x: Any, axis: Any = None) -> Any:
@@ -107,7 +157,24 @@ def _squeeze_spec(op_name: str, x: Any, axis: Any = None) -> Any:
 
 @op(_squeeze_spec)
 def squeeze(x, axis=None):
-    """Remove axes of size 1."""
+    """Remove axes of size 1.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of size-1 axes to remove; None removes them all.
+
+    Returns:
+        ``x`` without the size-1 axes (the given ones only, when ``axis`` is set).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[[1], [2]]])  # shape (1, 2, 1)
+    >>> ops.convert_to_numpy(ops.squeeze(x)).tolist()
+    [1, 2]
+    >>> ops.convert_to_numpy(ops.squeeze(x, axis=0)).tolist()
+    [[1], [2]]
+    """
 
 
 def _moveaxis_spec(op_name: str, x: Any, source: Any, destination: Any) -> Any:
@@ -126,7 +193,26 @@ def _moveaxis_spec(op_name: str, x: Any, source: Any, destination: Any) -> Any:
 
 @op(_moveaxis_spec)
 def moveaxis(x, source, destination):
-    """Move axes to new positions."""
+    """Move axes to new positions.
+
+    Args:
+        x: a tensor.
+        source: an axis or a sequence of axes to move.
+        destination: their new positions, one per ``source`` axis.
+
+    Returns:
+        ``x`` with the ``source`` axes moved to the ``destination`` positions, the other axes
+        keeping their order.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.moveaxis(x, 0, 1)).tolist()
+    [[1, 4], [2, 5], [3, 6]]
+    >>> tuple(ops.moveaxis(ops.ones((2, 3, 4)), 0, -1).shape)
+    (3, 4, 2)
+    """
 
 
 def _swapaxes_spec(op_name: str, x: Any, axis1: int, axis2: int) -> Any:
@@ -139,7 +225,25 @@ def _swapaxes_spec(op_name: str, x: Any, axis1: int, axis2: int) -> Any:
 
 @op(_swapaxes_spec)
 def swapaxes(x, axis1, axis2):
-    """Interchange two axes."""
+    """Interchange two axes.
+
+    Args:
+        x: a tensor.
+        axis1: the first axis.
+        axis2: the second axis.
+
+    Returns:
+        ``x`` with ``axis1`` and ``axis2`` interchanged.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.swapaxes(x, 0, 1)).tolist()
+    [[1, 4], [2, 5], [3, 6]]
+    >>> tuple(ops.swapaxes(ops.ones((2, 3, 4)), 0, 2).shape)
+    (4, 3, 2)
+    """
 
 
 def _join_dtype(xs: Any) -> str:
@@ -203,7 +307,26 @@ def _append_spec(op_name: str, x1: Any, x2: Any, axis: Any = None) -> Any:
 
 @op(_append_spec)
 def append(x1, x2, axis=None):
-    """Append ``x2`` to ``x1`` along an axis (flattened when axis is None)."""
+    """Append ``x2`` to ``x1`` along an axis (flattened when axis is None).
+
+    Args:
+        x1: a tensor.
+        x2: the values to append; with ``x1``'s shape except along ``axis``.
+        axis: the axis to append along; None flattens both tensors first.
+
+    Returns:
+        ``x1`` followed by ``x2`` along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> y = ops.convert_to_tensor([[5, 6]])
+    >>> ops.convert_to_numpy(ops.append(x, y)).tolist()
+    [1, 2, 3, 4, 5, 6]
+    >>> ops.convert_to_numpy(ops.append(x, y, axis=0)).tolist()
+    [[1, 2], [3, 4], [5, 6]]
+    """
 
 
 def _merge_dims(op_name: str, shapes: list[Any]) -> tuple[Any, ...]:
@@ -232,7 +355,25 @@ def _stack_spec(op_name: str, x: Any, axis: int = 0) -> Any:
 
 @op(_stack_spec)
 def stack(x, axis=0):
-    """Join a sequence of tensors along a new axis."""
+    """Join a sequence of tensors along a new axis.
+
+    Args:
+        x: a sequence of tensors of the same shape.
+        axis: the position of the new axis.
+
+    Returns:
+        A tensor of rank ``ndim + 1``: the tensors joined along the new axis ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> a = ops.convert_to_tensor([1, 2])
+    >>> b = ops.convert_to_tensor([3, 4])
+    >>> ops.convert_to_numpy(ops.stack([a, b])).tolist()
+    [[1, 2], [3, 4]]
+    >>> ops.convert_to_numpy(ops.stack([a, b], axis=1)).tolist()
+    [[1, 3], [2, 4]]
+    """
 
 
 def _at_least(shape: tuple[Any, ...], ndim: int, where: str) -> tuple[Any, ...]:
@@ -261,17 +402,65 @@ class _Shaped:
 
 @op(lambda op_name, xs: _stack_along(op_name, xs, 1, 1))
 def hstack(xs):
-    """Stack tensors horizontally (column wise)."""
+    """Stack tensors horizontally (column wise).
+
+    Args:
+        xs: a sequence of tensors.
+
+    Returns:
+        The tensors joined along axis 1 (axis 0 for 1D tensors).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> a = ops.convert_to_tensor([[1], [2]])
+    >>> b = ops.convert_to_tensor([[3], [4]])
+    >>> ops.convert_to_numpy(ops.hstack([a, b])).tolist()
+    [[1, 3], [2, 4]]
+    >>> c = ops.convert_to_tensor([5, 6, 7])
+    >>> ops.convert_to_numpy(ops.hstack([c, c])).tolist()
+    [5, 6, 7, 5, 6, 7]
+    """
 
 
 @op(lambda op_name, xs: _stack_along(op_name, xs, 2, 0))
 def vstack(xs):
-    """Stack tensors vertically (row wise)."""
+    """Stack tensors vertically (row wise).
+
+    Args:
+        xs: a sequence of tensors.
+
+    Returns:
+        The tensors joined along axis 0, 1D tensors of length N taken as rows (1, N).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> a = ops.convert_to_tensor([1, 2])
+    >>> b = ops.convert_to_tensor([3, 4])
+    >>> ops.convert_to_numpy(ops.vstack([a, b])).tolist()
+    [[1, 2], [3, 4]]
+    """
 
 
 @op(lambda op_name, xs: _stack_along(op_name, xs, 3, 2))
 def dstack(xs):
-    """Stack tensors along the third axis."""
+    """Stack tensors along the third axis.
+
+    Args:
+        xs: a sequence of tensors.
+
+    Returns:
+        The tensors joined along axis 2, lower-rank tensors taken as shape (1, N, 1) or (M, N, 1).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> a = ops.convert_to_tensor([1, 2])
+    >>> b = ops.convert_to_tensor([3, 4])
+    >>> ops.convert_to_numpy(ops.dstack([a, b])).tolist()
+    [[[1, 3], [2, 4]]]
+    """
 
 
 def _split_spec(op_name: str, x: Any, indices_or_sections: Any, axis: int = 0) -> Any:
@@ -309,27 +498,108 @@ def _split_spec(op_name: str, x: Any, indices_or_sections: Any, axis: int = 0) -
 
 @op(_split_spec)
 def split(x, indices_or_sections, axis=0):
-    """Split a tensor into sub-tensors along an axis."""
+    """Split a tensor into sub-tensors along an axis.
+
+    Args:
+        x: a tensor.
+        indices_or_sections: a number of equal sections, or the sorted indices at which to split.
+        axis: the axis to split along.
+
+    Returns:
+        A list of tensors: ``x`` cut at the given indices, or into equal sections (which must divide
+        ``x``'s size along ``axis``).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1, 2, 3, 4, 5, 6])
+    >>> [ops.convert_to_numpy(p).tolist() for p in ops.split(x, 3)]
+    [[1, 2], [3, 4], [5, 6]]
+    >>> [ops.convert_to_numpy(p).tolist() for p in ops.split(x, [1, 4])]
+    [[1], [2, 3, 4], [5, 6]]
+    """
 
 
 @op(_split_spec)
 def array_split(x, indices_or_sections, axis=0):
-    """Split a tensor into possibly unequal sub-tensors."""
+    """Split a tensor into possibly unequal sub-tensors.
+
+    Args:
+        x: a tensor.
+        indices_or_sections: a number of equal sections, or the sorted indices at which to split.
+        axis: the axis to split along.
+
+    Returns:
+        A list of tensors: ``x`` cut at the given indices, or into N sections, the first ``size %
+        N`` of them one element longer.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1, 2, 3, 4, 5])
+    >>> [ops.convert_to_numpy(p).tolist() for p in ops.array_split(x, 3)]
+    [[1, 2], [3, 4], [5]]
+    """
 
 
 @op(lambda op_name, x, ios: _split_spec(op_name, x, ios, 1 if len(shape_of(x)) > 1 else 0))
 def hsplit(x, indices_or_sections):
-    """Split horizontally (column wise)."""
+    """Split horizontally (column wise).
+
+    Args:
+        x: a tensor.
+        indices_or_sections: a number of equal sections, or the sorted indices at which to split.
+
+    Returns:
+        A list of tensors: ``split`` along axis 1 (axis 0 for 1D tensors).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3, 4]])
+    >>> [ops.convert_to_numpy(p).tolist() for p in ops.hsplit(x, 2)]
+    [[[1, 2]], [[3, 4]]]
+    """
 
 
 @op(lambda op_name, x, ios: _split_spec(op_name, x, ios, 0))
 def vsplit(x, indices_or_sections):
-    """Split vertically (row wise)."""
+    """Split vertically (row wise).
+
+    Args:
+        x: a tensor.
+        indices_or_sections: a number of equal sections, or the sorted indices at which to split.
+
+    Returns:
+        A list of tensors: ``split`` along axis 0.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> [ops.convert_to_numpy(p).tolist() for p in ops.vsplit(x, 2)]
+    [[[1, 2]], [[3, 4]]]
+    """
 
 
 @op(lambda op_name, x, ios: _split_spec(op_name, x, ios, 2))
 def dsplit(x, indices_or_sections):
-    """Split along the third axis."""
+    """Split along the third axis.
+
+    Args:
+        x: a tensor of rank 3 or more.
+        indices_or_sections: a number of equal sections, or the sorted indices at which to split.
+
+    Returns:
+        A list of tensors: ``split`` along axis 2.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[[1, 2, 3, 4]]])  # shape (1, 1, 4)
+    >>> [ops.convert_to_numpy(p).tolist() for p in ops.dsplit(x, 2)]
+    [[[[1, 2]]], [[[3, 4]]]]
+    """
 
 
 def _flip_spec(op_name: str, x: Any, axis: Any = None) -> Any:
@@ -340,7 +610,24 @@ def _flip_spec(op_name: str, x: Any, axis: Any = None) -> Any:
 
 @op(_flip_spec)
 def flip(x, axis=None):
-    """Reverse the order of elements along the given axes."""
+    """Reverse the order of elements along the given axes.
+
+    Args:
+        x: a tensor.
+        axis: an axis or a tuple of axes to reverse; None reverses all.
+
+    Returns:
+        ``x`` with the order of its elements reversed along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> ops.convert_to_numpy(ops.flip(x)).tolist()
+    [[4, 3], [2, 1]]
+    >>> ops.convert_to_numpy(ops.flip(x, axis=1)).tolist()
+    [[2, 1], [4, 3]]
+    """
 
 
 def _need_rank(op_name: str, x: Any, ndim: int) -> Any:
@@ -353,12 +640,40 @@ def _need_rank(op_name: str, x: Any, ndim: int) -> Any:
 
 @op(lambda op_name, x: _need_rank(op_name, x, 2))
 def fliplr(x):
-    """Reverse the order of elements along axis 1."""
+    """Reverse the order of elements along axis 1.
+
+    Args:
+        x: a tensor of rank 2 or more.
+
+    Returns:
+        ``x`` with its columns (axis 1) in reverse order.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> ops.convert_to_numpy(ops.fliplr(x)).tolist()
+    [[2, 1], [4, 3]]
+    """
 
 
 @op(lambda op_name, x: _need_rank(op_name, x, 1))
 def flipud(x):
-    """Reverse the order of elements along axis 0."""
+    """Reverse the order of elements along axis 0.
+
+    Args:
+        x: a tensor of rank 1 or more.
+
+    Returns:
+        ``x`` with its rows (axis 0) in reverse order.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> ops.convert_to_numpy(ops.flipud(x)).tolist()
+    [[3, 4], [1, 2]]
+    """
 
 
 def _roll_spec(op_name: str, x: Any, shift: Any, axis: Any = None) -> Any:
@@ -369,7 +684,30 @@ def _roll_spec(op_name: str, x: Any, shift: Any, axis: Any = None) -> Any:
 
 @op(_roll_spec)
 def roll(x, shift, axis=None):
-    """Roll elements along an axis."""
+    """Roll elements along an axis.
+
+    Args:
+        x: a tensor.
+        shift: the number of places to shift (an int, or one per axis).
+        axis: an axis or a tuple of axes to roll along; None rolls the flattened tensor and restores
+            its shape.
+
+    Returns:
+        ``x`` with its elements shifted by ``shift`` along ``axis``; those shifted past the end come
+        back at the start.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1, 2, 3, 4, 5])
+    >>> ops.convert_to_numpy(ops.roll(x, 2)).tolist()
+    [4, 5, 1, 2, 3]
+    >>> ops.convert_to_numpy(ops.roll(x, -1)).tolist()
+    [2, 3, 4, 5, 1]
+    >>> m = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.roll(m, 1, axis=1)).tolist()
+    [[3, 1, 2], [6, 4, 5]]
+    """
 
 
 def _rot90_spec(op_name: str, array: Any, k: int = 1, axes: Any = (0, 1)) -> Any:
@@ -386,7 +724,26 @@ def _rot90_spec(op_name: str, array: Any, k: int = 1, axes: Any = (0, 1)) -> Any
 
 @op(_rot90_spec)
 def rot90(array, k=1, axes=(0, 1)):
-    """Rotate by 90 degrees in the plane of ``axes``."""
+    """Rotate by 90 degrees in the plane of ``axes``.
+
+    Args:
+        array: a tensor of rank 2 or more.
+        k: the number of quarter turns (negative: clockwise).
+        axes: the two axes of the plane of rotation.
+
+    Returns:
+        ``array`` rotated ``k`` times by 90 degrees, counterclockwise from the first axis of
+        ``axes`` towards the second.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> ops.convert_to_numpy(ops.rot90(x)).tolist()
+    [[2, 4], [1, 3]]
+    >>> ops.convert_to_numpy(ops.rot90(x, k=2)).tolist()
+    [[4, 3], [2, 1]]
+    """
 
 
 def _tile_spec(op_name: str, x: Any, repeats: Any) -> Any:
@@ -404,7 +761,24 @@ def _tile_spec(op_name: str, x: Any, repeats: Any) -> Any:
 
 @op(_tile_spec)
 def tile(x, repeats):
-    """Repeat a tensor ``repeats`` times along each axis."""
+    """Repeat a tensor ``repeats`` times along each axis.
+
+    Args:
+        x: a tensor.
+        repeats: an int or one int per axis (more than ``ndim`` adds leading axes).
+
+    Returns:
+        ``x`` repeated ``repeats`` times along each axis.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1, 2])
+    >>> ops.convert_to_numpy(ops.tile(x, 2)).tolist()
+    [1, 2, 1, 2]
+    >>> ops.convert_to_numpy(ops.tile(x, (2, 1))).tolist()
+    [[1, 2], [1, 2]]
+    """
 
 
 def _repeat_spec(op_name: str, x: Any, repeats: Any, axis: Any = None) -> Any:
@@ -428,7 +802,27 @@ def _repeat_spec(op_name: str, x: Any, repeats: Any, axis: Any = None) -> Any:
 
 @op(_repeat_spec)
 def repeat(x, repeats, axis=None):
-    """Repeat each element of a tensor."""
+    """Repeat each element of a tensor.
+
+    Args:
+        x: a tensor.
+        repeats: an int, or one int per element along ``axis``.
+        axis: the axis to repeat along; None repeats the flattened tensor.
+
+    Returns:
+        ``x`` with each element repeated ``repeats`` times along ``axis``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> ops.convert_to_numpy(ops.repeat(x, 2)).tolist()
+    [1, 1, 2, 2, 3, 3, 4, 4]
+    >>> ops.convert_to_numpy(ops.repeat(x, 2, axis=0)).tolist()
+    [[1, 2], [1, 2], [3, 4], [3, 4]]
+    >>> ops.convert_to_numpy(ops.repeat(x, [1, 2], axis=1)).tolist()
+    [[1, 2, 2], [3, 4, 4]]
+    """
 
 
 def _broadcast_to_spec(op_name: str, x: Any, shape: Any) -> Any:
@@ -446,12 +840,41 @@ def _broadcast_to_spec(op_name: str, x: Any, shape: Any) -> Any:
 
 @op(_broadcast_to_spec)
 def broadcast_to(x, shape):
-    """Broadcast a tensor to a new shape."""
+    """Broadcast a tensor to a new shape.
+
+    Args:
+        x: a tensor.
+        shape: the target shape; ``x``'s shape must broadcast to it.
+
+    Returns:
+        ``x`` broadcast to ``shape``, as in NumPy.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1, 2, 3])
+    >>> ops.convert_to_numpy(ops.broadcast_to(x, (2, 3))).tolist()
+    [[1, 2, 3], [1, 2, 3]]
+    """
 
 
 @op(lambda op_name, x: like(x))
 def copy(x):
-    """A copy of the tensor."""
+    """A copy of the tensor.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A new tensor with ``x``'s values, shape and dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1, 2, 3])
+    >>> ops.convert_to_numpy(ops.copy(x)).tolist()
+    [1, 2, 3]
+    """
 
 
 def _view_spec(op_name: str, x: Any, dtype: Any = None) -> Any:
@@ -480,17 +903,60 @@ def _bits(dtype: str) -> int:
 
 @op(_view_spec)
 def view(x, dtype=None):
-    """View the tensor's memory with another dtype."""
+    """View the tensor's memory with another dtype.
+
+    Args:
+        x: a tensor.
+        dtype: the dtype to read the memory as; None: ``x``'s.
+
+    Returns:
+        The same bytes read as ``dtype``: the last axis is rescaled by the ratio of the item sizes.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, -2.0])
+    >>> ops.convert_to_numpy(ops.view(x, 'int32')).tolist()  # float32 bit patterns
+    [1065353216, -1073741824]
+    """
 
 
 @op(lambda op_name, x: tensor((), "int32"))
 def ndim(x):
-    """Number of dimensions."""
+    """Number of dimensions.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        The number of axes of ``x``, as an int.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> int(ops.ndim(x))
+    2
+    """
 
 
 @op(lambda op_name, x: tensor((), "int32"))
 def size(x):
-    """Number of elements."""
+    """Number of elements.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        The number of elements of ``x``, as an int.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> int(ops.size(x))
+    6
+    """
 
 
 def _nonzero_spec(op_name: str, x: Any) -> Any:
@@ -499,7 +965,22 @@ def _nonzero_spec(op_name: str, x: Any) -> Any:
 
 @op(_nonzero_spec)
 def nonzero(x):
-    """Indices of the non-zero elements, one tensor per axis."""
+    """Indices of the non-zero elements, one tensor per axis.
+
+    Args:
+        x: a tensor.
+
+    Returns:
+        A tuple of int32 tensors, one per axis: the coordinates of the nonzero elements, in
+        row-major order.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[0, 7], [3, 0]])
+    >>> [ops.convert_to_numpy(p).tolist() for p in ops.nonzero(x)]
+    [[0, 1], [1, 0]]
+    """
 
 
 def _unravel_spec(op_name: str, indices: Any, shape: Any) -> Any:
@@ -509,4 +990,19 @@ def _unravel_spec(op_name: str, indices: Any, shape: Any) -> Any:
 
 @op(_unravel_spec)
 def unravel_index(indices, shape):
-    """Convert flat indices into tuples of coordinates."""
+    """Convert flat indices into tuples of coordinates.
+
+    Args:
+        indices: an int tensor of flat (row-major) indices.
+        shape: the shape of the tensor.
+
+    Returns:
+        A tuple of int tensors, one per axis of ``shape``: the coordinates of the flat ``indices``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> indices = ops.convert_to_tensor([1, 5])
+    >>> [ops.convert_to_numpy(p).tolist() for p in ops.unravel_index(indices, (2, 3))]
+    [[0, 1], [1, 2]]
+    """
