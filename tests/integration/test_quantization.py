@@ -268,3 +268,77 @@ def test_lora_trains_only_its_matrices_and_saves_merged_as_keras(tmp_path, quant
     np.testing.assert_allclose(
         np.asarray(reloaded.predict(TOKENS, verbose=0)), keras_pred, atol=1e-4
     )
+
+
+_KERAS_CONV_LORA = """
+import sys
+import numpy as np
+import keras
+model = keras.models.load_model(sys.argv[1])
+images = np.random.default_rng(5).normal(size=(6, 7, 7, 2)).astype("float32")
+np.save(sys.argv[1] + ".pred.npy", model.predict(images, verbose=0))
+conv = model.get_layer("conv")
+trainable = sorted(v.name for v in conv.trainable_weights)
+# Keras trains its own LoRA update further and writes the file mb reads back.
+model.compile(optimizer=keras.optimizers.Adam(0.05), loss="mse")
+model.fit(images, np.ones((6, 1), "float32"), epochs=3, verbose=0)
+model.save(sys.argv[2])
+np.save(sys.argv[2] + ".pred.npy", model.predict(images, verbose=0))
+print(trainable)
+"""
+
+
+@trainable
+def test_conv_lora_trains_its_matrices_and_files_move_both_ways_with_keras(tmp_path):
+    keras.utils.set_random_seed(1)
+    images = np.random.default_rng(5).normal(size=(6, 7, 7, 2)).astype("float32")
+    inputs = keras.Input((7, 7, 2))
+    hidden = keras.layers.Conv2D(4, 3, data_format="channels_last", name="conv")(inputs)
+    pooled = keras.layers.GlobalAveragePooling2D(data_format="channels_last")(hidden)
+    model = keras.Model(inputs, keras.layers.Dense(1, name="head")(pooled))
+    before = np.asarray(model.predict(images, verbose=0))
+    conv = model.get_layer("conv")
+    conv.enable_lora(2, lora_alpha=4)
+    assert sorted(v.name for v in conv.trainable_weights) == [
+        "bias",
+        "lora_kernel_a",
+        "lora_kernel_b",
+    ]
+    assert tuple(conv.lora_kernel_a.shape) == (3, 3, 2, 2)
+    assert tuple(conv.lora_kernel_b.shape) == (2, 4)
+    # b starts at zero: enabling LoRA leaves the outputs as they were.
+    np.testing.assert_allclose(np.asarray(model.predict(images, verbose=0)), before, atol=1e-6)
+    frozen = keras.ops.convert_to_numpy(conv._kernel).copy()
+    model.compile(optimizer=keras.optimizers.Adam(0.05), loss="mse")
+    model.fit(images, np.ones((6, 1), "float32"), epochs=5, verbose=0)
+    np.testing.assert_array_equal(keras.ops.convert_to_numpy(conv._kernel), frozen)
+    a = keras.ops.convert_to_numpy(conv.lora_kernel_a)
+    b = keras.ops.convert_to_numpy(conv.lora_kernel_b)
+    assert np.abs(b).max() > 0
+    np.testing.assert_allclose(
+        keras.ops.convert_to_numpy(conv.kernel), frozen + 4 / 2 * (a @ b), rtol=1e-5, atol=1e-6
+    )
+    pred = np.asarray(model.predict(images, verbose=0))
+    mb_file, keras_file = tmp_path / "mb_conv.keras", tmp_path / "keras_conv.keras"
+    model.save(mb_file)
+    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    env.pop("MB_BACKEND", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _KERAS_CONV_LORA, str(mb_file), str(keras_file)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    # Keras rebuilds the layer with LoRA (lora_rank is in the config) over the merged kernel.
+    assert "lora_kernel_a" in done.stdout
+    np.testing.assert_allclose(np.load(str(mb_file) + ".pred.npy"), pred, atol=1e-4)
+    # And the file Keras wrote after training further predicts here as in Keras.
+    reloaded = keras.models.load_model(keras_file)
+    assert reloaded.get_layer("conv").lora_enabled
+    np.testing.assert_allclose(
+        np.asarray(reloaded.predict(images, verbose=0)),
+        np.load(str(keras_file) + ".pred.npy"),
+        atol=1e-4,
+    )

@@ -5,6 +5,7 @@ import pytest
 
 from mb_layers import layers
 from mb_layers.testing import run_layer_test
+from mb_ops import ops
 
 
 def test_dense_harness_and_numbers():
@@ -175,13 +176,49 @@ def test_activity_regularization_adds_one_loss():
     np.testing.assert_allclose(float(np.asarray(loss)), 0.1 * 3 + 0.2 * 5, rtol=1e-6)
 
 
-@pytest.mark.parametrize("cls", [layers.Conv1D, layers.Conv2D, layers.Conv3D])
-def test_convolutions_refuse_a_lora_rank_rather_than_ignore_it(cls):
-    with pytest.raises(NotImplementedError, match="LoRA on convolutions is not implemented"):
-        cls(2, 3, lora_rank=4)
-    # Unset (Keras's default), the LoRA arguments are accepted and change nothing.
-    layer = cls(2, 3, lora_rank=None, lora_alpha=None)
-    assert "lora_rank" not in layer.get_config()
+@pytest.mark.parametrize("rank", [1, 2, 3])
+def test_convolutions_with_a_lora_rank_train_a_low_rank_update_of_a_frozen_kernel(rank):
+    cls = {1: layers.Conv1D, 2: layers.Conv2D, 3: layers.Conv3D}[rank]
+    x = np.random.default_rng(rank).normal(size=(2, *(5,) * rank, 3)).astype("float32")
+    layer = cls(4, 3, lora_rank=2, lora_alpha=6, data_format="channels_last")
+    layer(x)
+    assert layer.lora_enabled and not layer._kernel.trainable
+    assert sorted(v.name for v in layer.trainable_weights) == [
+        "bias",
+        "lora_kernel_a",
+        "lora_kernel_b",
+    ]
+    assert tuple(layer.lora_kernel_a.shape) == (*(3,) * rank, 3, 2)
+    assert tuple(layer.lora_kernel_b.shape) == (2, 4)
+    layer.lora_kernel_b.assign(np.full((2, 4), 0.5, "float32"))
+    kernel = np.asarray(layer._kernel.numpy())
+    a = np.asarray(layer.lora_kernel_a.numpy())
+    merged = kernel + 6 / 2 * (a @ np.full((2, 4), 0.5, "float32"))
+    np.testing.assert_allclose(ops.convert_to_numpy(layer.kernel), merged, rtol=1e-5, atol=1e-6)
+    plain = cls(4, 3, data_format="channels_last")
+    plain(x)
+    plain.set_weights([merged, np.asarray(layer.bias.numpy())])
+    np.testing.assert_allclose(
+        ops.convert_to_numpy(layer(x)), ops.convert_to_numpy(plain(x)), rtol=1e-4, atol=1e-5
+    )
+    config = layer.get_config()
+    assert (config["lora_rank"], config["lora_alpha"]) == (2, 6)
+    assert cls.from_config(config).lora_rank == 2
+    assert "lora_rank" not in cls(2, 3, lora_rank=None, lora_alpha=None).get_config()
+
+
+def test_conv_enable_lora_refuses_what_keras_refuses():
+    with pytest.raises(ValueError, match="isn't yet built"):
+        layers.Conv2D(2, 3).enable_lora(2)
+    layer = layers.Conv2D(2, 3, data_format="channels_last")
+    layer(np.ones((1, 4, 4, 1), "float32"))
+    layer.enable_lora(2)
+    with pytest.raises(ValueError, match="already enabled"):
+        layer.enable_lora(2)
+    constrained = layers.Conv2D(2, 3, kernel_constraint="non_neg", data_format="channels_last")
+    constrained(np.ones((1, 4, 4, 1), "float32"))
+    with pytest.raises(ValueError, match="incompatible with kernel constraints"):
+        constrained.enable_lora(2)
 
 
 _FLOAT16 = {

@@ -56,19 +56,6 @@ _spec.loader.exec_module(surface)
 PENDING: dict[str, str] = {
     # 20: quantization and LoRA (GPTQ/AWQ calibration is still missing)
     "layers.EinsumDense.gptq_unpacked_column_size": "20",
-    # LoRA on convolutions (Keras 3.15 has it; issue 20 asks for Dense/EinsumDense/Embedding)
-    "layers.Conv1D.enable_lora": "20",
-    "layers.Conv1D.lora_alpha": "20",
-    "layers.Conv1D.lora_enabled": "20",
-    "layers.Conv1D.lora_rank": "20",
-    "layers.Conv2D.enable_lora": "20",
-    "layers.Conv2D.lora_alpha": "20",
-    "layers.Conv2D.lora_enabled": "20",
-    "layers.Conv2D.lora_rank": "20",
-    "layers.Conv3D.enable_lora": "20",
-    "layers.Conv3D.lora_alpha": "20",
-    "layers.Conv3D.lora_enabled": "20",
-    "layers.Conv3D.lora_rank": "20",
     # 16-layers: issue 16 item 5 (helper `layers`): the missing layers, and the image
     # augmentation API (`get_random_transformation`, `transform_*`, `call(data)`) they build on
     "*.bounding_box_format": "16-layers",

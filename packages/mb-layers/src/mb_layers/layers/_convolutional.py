@@ -7,6 +7,7 @@ from mb_layers import activations, constraints, initializers, regularizers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
+from mb_layers.layers import _quantized
 from mb_layers.layers._arguments import serialized_arguments, weight_arguments
 from mb_layers.layers._reshaping import _data_format, _int_tuple
 
@@ -151,16 +152,9 @@ class _Conv(_BaseConv):
         bias_constraint=None,
         **kwargs,
     ):
-        # LoRA arguments come through **kwargs, as Keras's; LoRA on convolutions is not
-        # implemented, so a rank is refused rather than silently ignored.
+        # LoRA arguments come through **kwargs, as Keras's.
         lora_rank = kwargs.pop("lora_rank", None)
-        kwargs.pop("lora_alpha", None)
-        if lora_rank:
-            raise NotImplementedError(
-                f"{type(self).__name__}(lora_rank={lora_rank!r}): LoRA on convolutions is "
-                "not implemented in mb yet (Dense, EinsumDense and Embedding support it). "
-                "Leave lora_rank unset."
-            )
+        lora_alpha = kwargs.pop("lora_alpha", None)
         super().__init__(
             kernel_size,
             strides,
@@ -184,6 +178,9 @@ class _Conv(_BaseConv):
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
         self.kernel_constraint = constraints.get(kernel_constraint)
+        self.lora_rank = lora_rank
+        self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
+        self.lora_enabled = False
 
     def build(self, input_shape):
         channels = self._input_channels(input_shape)
@@ -192,7 +189,7 @@ class _Conv(_BaseConv):
                 f"{type(self).__name__}: the {channels} input channels are not divisible by "
                 f"groups={self.groups}."
             )
-        self.kernel = self.add_weight(
+        self._kernel = self.add_weight(
             name="kernel",
             shape=(*self.kernel_size, channels // self.groups, self.filters),
             initializer=self.kernel_initializer,
@@ -201,6 +198,65 @@ class _Conv(_BaseConv):
         )
         self._add_bias(self.filters)
         self.input_spec = InputSpec(min_ndim=self._rank + 2, axes={self._channel_axis(): channels})
+        self.built = True
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank, lora_alpha=self.lora_alpha)
+
+    @property
+    def kernel(self):
+        """The kernel variable; with LoRA on, ``kernel + lora_alpha / lora_rank * a @ b``
+        (``a``: ``(*kernel_size, in_channels // groups, rank)``, ``b``: ``(rank, filters)``)."""
+        if not self.built:
+            raise AttributeError("You must build the layer before accessing `kernel`.")
+        if self.lora_enabled:
+            merged = ops.add(self._kernel, _quantized.lora_delta(self, "kernel"))
+            return ops.cast(merged, self.compute_dtype)
+        return self._kernel
+
+    @kernel.setter
+    def kernel(self, value):
+        # A subclass's build may assign its own kernel, as it could before LoRA.
+        self._kernel = value
+
+    def enable_lora(self, rank, lora_alpha=None, a_initializer="he_uniform", b_initializer="zeros"):
+        """Freezes the kernel and adds trainable ``lora_kernel_a``
+        ``(*kernel_size, in_channels // groups, rank)`` and ``lora_kernel_b``
+        ``(rank, filters)``; the kernel used is ``kernel + lora_alpha / rank * a @ b``
+        (``b`` starts at zero, so the layer's output is unchanged until it trains)."""
+        shape = tuple(self._kernel.shape) if self.built else None
+        _quantized.enable_lora(
+            self,
+            "kernel",
+            shape,
+            rank,
+            lora_alpha,
+            a_initializer,
+            b_initializer,
+        )
+
+    def save_own_variables(self, store):
+        # With LoRA on, files hold the merged kernel and the bias, as Keras writes them.
+        if not self.built:
+            return
+        if not self.lora_enabled:
+            return super().save_own_variables(store)
+        merged = (self.kernel, None, None)
+        _quantized.save_kernel_layer(self, store, "kernel", merged)
+
+    def load_own_variables(self, store):
+        if not self.built:
+            return
+        if not self.lora_enabled:
+            return super().load_own_variables(store)
+        _quantized.load_kernel_layer(self, store, "kernel")
+
+    # Files then hold the generic layout: mb-saving checks and loads it the stock way.
+    load_own_variables.stock_when = _quantized.generic_layout
+
+    @property
+    def variable_serialization_spec(self):
+        """The variables a file holds with LoRA on (merged kernel, then bias)."""
+        return {None: ["kernel", "bias"]}
 
     def convolution_op(self, inputs, kernel):
         """``ops.conv`` of `inputs` with `kernel` under the layer's strides, padding,
@@ -237,6 +293,7 @@ class _Conv(_BaseConv):
             "groups": self.groups,
             **self._tail_config(),
             **weight_arguments(self, "kernel", "bias", activity_regularizer=True),
+            **_quantized.lora_config(self),
         }
 
 
@@ -266,8 +323,9 @@ class Conv2D(_Conv):
         kernel_regularizer, bias_regularizer: as in `Dense`.
         kernel_constraint, bias_constraint: as in `Dense`.
         activity_regularizer: a regularizer on the output.
-        lora_rank, lora_alpha: Keras's LoRA arguments; mb's convolutions have no
-            LoRA yet (`Dense` has), so a `lora_rank` raises `NotImplementedError`.
+        lora_rank, lora_alpha: LoRA (as Keras): with a rank, the kernel is frozen and a
+            low-rank update ``lora_alpha / rank * a @ b`` trains instead (see
+            `enable_lora`); files hold the merged kernel.
 
     The kernel has shape ``(*kernel_size, input_channels // groups, filters)``.
 
