@@ -63,11 +63,15 @@ def test_foreach_update_updates_all_tensors_with_multi_tensor_kernels():
     with _AtenLog() as log:
         _adam_step(params, grads, m, v)
     kernels = _foreach_kernels(log.ops)
-    wanted = {"aten::_foreach_sub", "aten::_foreach_mul", "aten::_foreach_sqrt"}
-    wanted |= {"aten::_foreach_div", "aten::_foreach_copy_"}
+    # m and v are one in-place lerp each, the parameters are updated in place (no copy
+    # back), as a hand-written kernel would; only g*g, sqrt(v) and the step allocate.
+    wanted = {"aten::_foreach_lerp_", "aten::_foreach_sub_", "aten::_foreach_add_"}
+    wanted |= {"aten::_foreach_sqrt", "aten::_foreach_div_", "aten::_foreach_mul"}
     assert wanted <= kernels, (
         f"foreach_update no longer runs torch's multi-tensor kernels (ran {sorted(set(log.ops))})"
     )
+    assert "aten::_foreach_copy_" not in kernels, sorted(set(log.ops))
+    assert len([op for op in log.ops if op.startswith("aten::_foreach_")]) == 8, log.ops
     # One launch per kernel for all tensors: twice the tensors, the same ops.
     assert _adam_ops(3) == _adam_ops(6)
     for p, e in zip(params, expected, strict=True):

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 import torch
 
-from mb_backend_torch import _training_foreach as training_foreach
 from mb_backend_torch import nn, training
 from mb_backend_torch import numpy as tnp
 
@@ -155,31 +154,53 @@ def test_foreach_update_runs_an_elementwise_rule_over_every_tensor_in_place():
         assert all(x is y for x, y in zip(before, after, strict=True))
 
 
-@pytest.mark.parametrize("name", sorted(vars(training_foreach.LIST_MATH)))
-def test_list_math_equals_the_per_tensor_torch_op(name):
-    function = getattr(training_foreach.LIST_MATH, name)
-    torch_op = {"subtract": torch.sub, "multiply": torch.mul, "divide": torch.div}.get(
-        name, getattr(torch, name, None) or getattr(torch, {"negative": "neg"}.get(name, name))
-    )
-    xs = [torch.tensor(RNG.normal(size=s)) + 3.0 for s in [(3,), (2, 2)]]
-    ys = [torch.tensor(RNG.normal(size=s)) + 3.0 for s in [(3,), (2, 2)]]
-    if name in ("abs", "negative", "sign", "sqrt", "square"):
-        got = function(xs)
-        for x, r in zip(xs, got, strict=True):
-            torch.testing.assert_close(r, torch_op(x))
-        torch.testing.assert_close(function(torch.tensor(4.0)), torch_op(torch.tensor(4.0)))
-        return
+_UNARY = {"abs": np.abs, "negative": np.negative, "sign": np.sign, "sqrt": np.sqrt}
+_UNARY["square"] = np.square
+_BINARY = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply}
+_BINARY.update(divide=np.divide, maximum=np.maximum, minimum=np.minimum)
+
+
+@pytest.mark.parametrize("name", sorted(_UNARY) + sorted(_BINARY))
+@pytest.mark.parametrize("form", ["lists", "list_scalar", "scalar_list", "reused"])
+def test_each_elementwise_function_over_lists_equals_numpy(name, form):
+    # One rule per function and argument form; "reused" reads the argument again
+    # afterwards, so the step must not overwrite it.
+    p = [RNG.normal(size=s) + 3.0 for s in [(3,), (2, 2)]]
+    g = [RNG.normal(size=s) + 3.0 for s in [(3,), (2, 2)]]
+    m = [RNG.normal(size=s) + 3.0 for s in [(3,), (2, 2)]]
     scalar = torch.tensor(2.5, dtype=torch.float64)
-    cases = [(xs, ys), (xs, 2.0), (xs, scalar), (2.0, xs), (scalar, xs)]
-    for a, b in cases:
-        got = function(a, b)
-        n = len(xs)
-        for i, r in enumerate(got):
-            left = a[i] if isinstance(a, list) else torch.as_tensor(a, dtype=torch.float64)
-            right = b[i] if isinstance(b, list) else torch.as_tensor(b, dtype=torch.float64)
-            torch.testing.assert_close(r, torch_op(left, right))
-        assert len(got) == n
-    torch.testing.assert_close(function(3.0, scalar), torch_op(torch.tensor(3.0).double(), scalar))
+    unary = name in _UNARY
+
+    def rule(xp, param, grad, slot, s):
+        function = getattr(xp, name)
+        if unary:
+            value = function(grad if form != "reused" else slot)
+        elif form == "lists":
+            value = function(grad, slot)
+        elif form == "list_scalar":
+            value = function(slot, s)
+        elif form == "scalar_list":
+            value = function(s, slot)
+        else:
+            value = function(slot, grad)
+        return xp.add(param, value), xp.multiply(slot, 1.0) if form == "reused" else slot
+
+    tp, tg, tm = ([torch.tensor(a) for a in group] for group in (p, g, m))
+    training.foreach_update(rule, tp, tg, tm, scalars=(scalar,))
+    for i in range(2):
+        if unary:
+            value = _UNARY[name](g[i] if form != "reused" else m[i])
+        elif form == "lists":
+            value = _BINARY[name](g[i], m[i])
+        elif form == "list_scalar":
+            value = _BINARY[name](m[i], 2.5)
+        elif form == "scalar_list":
+            value = _BINARY[name](2.5, m[i])
+        else:
+            value = _BINARY[name](m[i], g[i])
+        np.testing.assert_allclose(tp[i].numpy(), p[i] + value, rtol=1e-12)
+        np.testing.assert_allclose(tm[i].numpy(), m[i], rtol=1e-12)
+        np.testing.assert_allclose(tg[i].numpy(), g[i], rtol=0)  # gradients never written
 
 
 def test_foreach_update_refuses_lists_of_different_lengths():

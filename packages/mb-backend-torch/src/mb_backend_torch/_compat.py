@@ -17,16 +17,28 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 _FOREACH_KERNELS = (
     "abs",
+    "abs_",
     "add",
+    "add_",
     "copy_",
     "div",
+    "div_",
+    "lerp_",
     "maximum",
+    "maximum_",
     "minimum",
+    "minimum_",
     "mul",
+    "mul_",
     "neg",
+    "neg_",
+    "reciprocal_",
     "sign",
+    "sign_",
     "sqrt",
+    "sqrt_",
     "sub",
+    "sub_",
 )
 
 foreach = types.SimpleNamespace(

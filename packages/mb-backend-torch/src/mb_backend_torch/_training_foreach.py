@@ -1,8 +1,6 @@
 """Optimizer updates over many tensors at once: any per-tensor rule (`fused_update`) and
 elementwise rules on torch's multi-tensor ``_foreach`` kernels (`foreach_update`)."""
 
-import types
-
 import torch
 
 from mb_backend_torch._compat import foreach
@@ -60,58 +58,183 @@ def _scalar(value):
     return t(value)
 
 
-def _binary(name, operator, kernel):
-    """``xp.<name>(a, b)``: list-list and list-scalar through ``kernel``
-    (``torch._foreach_<name>``, one launch for every tensor), scalar-list tensor by
-    tensor, scalar-scalar as a 0-d tensor."""
+_UNARY = {
+    "abs": torch.abs,
+    "negative": torch.neg,
+    "sign": torch.sign,
+    "sqrt": torch.sqrt,
+    "square": torch.square,
+}
+_BINARY = {
+    "add": torch.add,
+    "subtract": torch.sub,
+    "multiply": torch.mul,
+    "divide": torch.div,
+    "maximum": torch.maximum,
+    "minimum": torch.minimum,
+}
+_COMMUTATIVE = frozenset({"add", "multiply", "maximum", "minimum"})
+# name -> (out-of-place kernel, in-place kernel) of torch's multi-tensor ops.
+_KERNELS = {
+    "abs": (foreach.abs, foreach.abs_),
+    "negative": (foreach.neg, foreach.neg_),
+    "sign": (foreach.sign, foreach.sign_),
+    "sqrt": (foreach.sqrt, foreach.sqrt_),
+    "add": (foreach.add, foreach.add_),
+    "subtract": (foreach.sub, foreach.sub_),
+    "multiply": (foreach.mul, foreach.mul_),
+    "divide": (foreach.div, foreach.div_),
+    "maximum": (foreach.maximum, foreach.maximum_),
+    "minimum": (foreach.minimum, foreach.minimum_),
+}
 
-    def function(a, b):
-        if isinstance(a, list | tuple):
-            return list(kernel(a, b if isinstance(b, list | tuple) else _scalar(b)))
-        a = torch.as_tensor(_scalar(a))
-        if isinstance(b, list | tuple):
-            return [operator(a, x) for x in b]
-        return operator(a, torch.as_tensor(_scalar(b)))
 
-    function.__name__ = name
-    return function
+class _Value:
+    """A list of tensors (one per parameter) in a traced rule: an input, or the result
+    of one elementwise function of earlier values and scalars."""
 
+    __slots__ = ("args", "op", "target", "tensors")
 
-def _unary(name, operator, kernel):
-    def function(a):
-        if isinstance(a, list | tuple):
-            return list(kernel(a))
-        return operator(torch.as_tensor(_scalar(a)))
-
-    function.__name__ = name
-    return function
+    def __init__(self, op, args=(), tensors=None, target=None):
+        self.op, self.args, self.tensors, self.target = op, args, tensors, target
 
 
-LIST_MATH = types.SimpleNamespace(
-    add=_binary("add", torch.add, foreach.add),
-    subtract=_binary("subtract", torch.sub, foreach.sub),
-    multiply=_binary("multiply", torch.mul, foreach.mul),
-    divide=_binary("divide", torch.div, foreach.div),
-    maximum=_binary("maximum", torch.maximum, foreach.maximum),
-    minimum=_binary("minimum", torch.minimum, foreach.minimum),
-    abs=_unary("abs", torch.abs, foreach.abs),
-    negative=_unary("negative", torch.neg, foreach.neg),
-    sign=_unary("sign", torch.sign, foreach.sign),
-    sqrt=_unary("sqrt", torch.sqrt, foreach.sqrt),
-    square=_unary("square", torch.square, lambda a: foreach.mul(a, a)),
-)
-"""The ``xp`` an elementwise update rule gets from `foreach_update`: mb-train's
-``ELEMENTWISE`` functions over lists of tensors (one per parameter), each one
-multi-tensor kernel (``torch._foreach_<name>``) per call, returning a list."""
+class _Trace:
+    """The ``xp`` a rule runs against in `foreach_update`: each function records a step
+    on lists (`_Value`s); functions of scalars only are computed at once."""
+
+    def __init__(self):
+        self.steps = []
+
+    def _record(self, op, *args):
+        if not any(isinstance(a, _Value) for a in args):
+            function = _UNARY.get(op) or _BINARY[op]
+            return function(*(torch.as_tensor(_scalar(a)) for a in args))
+        value = _Value(op, args)
+        self.steps.append(value)
+        return value
+
+
+for _name in (*_UNARY, *_BINARY):
+    setattr(
+        _Trace,
+        _name,
+        (lambda name: lambda self, *args: self._record(name, *args))(_name),
+    )
+
+
+def _run(steps, outputs):
+    """Computes the traced `steps` with torch's multi-tensor kernels.
+
+    A step writes into the memory of an argument, instead of allocating, when nothing
+    reads that argument afterwards and the memory is either scratch (allocated by an
+    earlier step) or the parameter or slot whose new value this very step computes; so
+    Adam's ``m = m + (g - m) * c`` updates ``m`` in place, as a hand-written kernel does.
+    """
+    last_read = {}
+    for index, step in enumerate(steps):
+        for arg in step.args:
+            if isinstance(arg, _Value):
+                last_read[id(arg)] = index
+    kept = {id(value) for value in outputs if isinstance(value, _Value)}
+
+    def writable(arg, index, step):
+        if not isinstance(arg, _Value) or id(arg) in kept or last_read.get(id(arg)) != index:
+            return False
+        if arg.target is None:
+            return arg.op != "input"  # scratch; a gradient is never written
+        return outputs[arg.target] is step
+
+    def operand(arg):
+        return arg.tensors if isinstance(arg, _Value) else _scalar(arg)
+
+    # The moving average x + (y - x) * c (Adam's moments) is one lerp, in place.
+    position = {id(step): index for index, step in enumerate(steps)}
+    lerps, skipped = {}, set()
+    for index, step in enumerate(steps):
+        if step.op != "add" or not all(isinstance(arg, _Value) for arg in step.args):
+            continue
+        x, scaled = step.args
+        if scaled.op != "multiply" or not isinstance(scaled.args[0], _Value):
+            continue
+        difference, weight = scaled.args
+        if not isinstance(weight, float) or difference.op != "subtract":
+            continue
+        y, again = difference.args
+        inner = (scaled, difference)
+        if (
+            again is x
+            and isinstance(y, _Value)
+            and not any(id(v) in kept or id(v) not in position for v in inner)
+            and last_read.get(id(scaled)) == index
+            and last_read.get(id(difference)) == position[id(scaled)]
+            and writable(x, index, step)
+        ):
+            lerps[index] = (x, y, weight)
+            skipped.update(id(v) for v in inner)
+
+    for index, step in enumerate(steps):
+        op = step.op
+        if id(step) in skipped:
+            continue
+        if index in lerps:
+            x, y, weight = lerps[index]
+            foreach.lerp_(x.tensors, y.tensors, weight)
+            step.tensors = x.tensors
+            continue
+        if op in _UNARY:
+            (x,) = step.args
+            if op == "square":
+                if writable(x, index, step):
+                    foreach.mul_(x.tensors, x.tensors)
+                    step.tensors = x.tensors
+                else:
+                    step.tensors = list(foreach.mul(x.tensors, x.tensors))
+                continue
+            out_of_place, in_place = _KERNELS[op]
+            if writable(x, index, step):
+                in_place(x.tensors)
+                step.tensors = x.tensors
+            else:
+                step.tensors = list(out_of_place(x.tensors))
+            continue
+        a, b = step.args
+        out_of_place, in_place = _KERNELS[op]
+        if not isinstance(a, _Value) and op not in _COMMUTATIVE:
+            # scalar - x and scalar / x: negate or invert x, then add or scale.
+            first, second = (foreach.neg_, foreach.add_)
+            if op == "divide":
+                first, second = (foreach.reciprocal_, foreach.mul_)
+            tensors = b.tensors if writable(b, index, step) else [x.clone() for x in b.tensors]
+            first(tensors)
+            second(tensors, _scalar(a))
+            step.tensors = tensors
+            continue
+        if not isinstance(a, _Value) or (
+            op in _COMMUTATIVE
+            and not writable(a, index, step)
+            and isinstance(b, _Value)
+            and writable(b, index, step)
+        ):
+            a, b = b, a
+        if writable(a, index, step):
+            in_place(a.tensors, operand(b))
+            step.tensors = a.tensors
+        else:
+            step.tensors = list(out_of_place(a.tensors, operand(b)))
 
 
 def foreach_update(rule, params, grads, *slots, scalars=()):
     """Run an elementwise update rule over every tensor at once, in place.
 
+    The rule is traced once per call (its functions record steps on lists of tensors),
+    then run with torch's multi-tensor ``_foreach_*`` kernels, updating in place
+    wherever the value overwritten is not read again (see `_run`).
+
     Args:
         rule: ``rule(xp, param, grad, *slots, *scalars) -> new_param`` or
             ``(new_param, *new_slots)``, written over ``xp``'s elementwise functions
-            (`LIST_MATH` here: each call is one multi-tensor kernel).
+            (mb-train's ``ELEMENTWISE``).
         params, grads: lists of tensors (same length); ``params`` are written in place.
         *slots: optimizer slot lists (momenta, ...), written in place.
         scalars: values shared by every tensor (Python numbers or 0-d tensors).
@@ -125,14 +248,27 @@ def foreach_update(rule, params, grads, *slots, scalars=()):
             f"foreach_update: params ({len(params)}), grads ({len(grads)}) and every slot "
             f"list ({[len(s) for s in slots]}) must have the same length."
         )
+    targets = [params, *slots]
+    inputs = [_Value("input", tensors=tensors, target=i) for i, tensors in enumerate(targets)]
+    grad = _Value("input", tensors=grads)
+    trace = _Trace()
+    out = rule(trace, inputs[0], grad, *inputs[1:], *scalars)
+    out = out if isinstance(out, tuple) else (out,)
+    if len(out) != len(targets) or not all(isinstance(v, _Value) for v in out):
+        raise ValueError(
+            f"foreach_update: the rule must return (new_param, *new_slots) with "
+            f"{len(slots)} slot(s), each computed from the lists; it returned {out!r}."
+        )
     with torch.no_grad():
-        out = rule(LIST_MATH, params, grads, *slots, *scalars)
-        out = out if isinstance(out, tuple) else (out,)
-        if len(out) != 1 + len(slots):
-            raise ValueError(
-                f"foreach_update: the rule must return (new_param, *new_slots) with "
-                f"{len(slots)} slot(s); it returned {len(out)} value(s)."
-            )
-        for target, values in zip([params, *slots], out, strict=True):
-            if values is not target:
-                foreach.copy_(target, values)
+        _run(trace.steps, out)
+        sources = [value.tensors for value in out]
+        # A value living in another target's memory is copied out before any write.
+        sources = [
+            [x.clone() for x in source]
+            if any(source is other for j, other in enumerate(targets) if j != i)
+            else source
+            for i, source in enumerate(sources)
+        ]
+        for target, source in zip(targets, sources, strict=True):
+            if source is not target:
+                foreach.copy_(target, source)
