@@ -27,7 +27,7 @@ def test_dense_harness_and_numbers():
 def test_dense_on_rank_3_inputs_and_activation():
     x = np.linspace(-1, 1, 24, dtype="float32").reshape(2, 3, 4)
     layer = layers.Dense(5, activation="relu", kernel_initializer="ones")
-    y = np.asarray(layer(x))
+    y = ops.convert_to_numpy(layer(x))
     np.testing.assert_allclose(y, np.maximum(x.sum(-1, keepdims=True), 0) * np.ones(5), rtol=1e-6)
 
 
@@ -41,7 +41,7 @@ def test_einsum_dense_shapes_and_numbers():
     layer = layers.EinsumDense(
         "abc,cd->abd", output_shape=(None, 5), bias_axes="d", kernel_initializer="ones"
     )
-    y = np.asarray(layer(x))
+    y = ops.convert_to_numpy(layer(x))
     assert y.shape == (2, 3, 5)
     assert layer.kernel.shape == (4, 5) and layer.bias.shape == (5,)
     np.testing.assert_allclose(y, np.einsum("abc,cd->abd", x, np.ones((4, 5))), rtol=1e-5)
@@ -76,7 +76,7 @@ def test_embedding_harness_and_mask_zero():
     layer.build()
     table = np.arange(8, dtype="float32").reshape(4, 2)
     layer.set_weights([table])
-    np.testing.assert_array_equal(np.asarray(layer(np.array([[3, 1]]))), table[[[3, 1]]])
+    np.testing.assert_array_equal(ops.convert_to_numpy(layer(np.array([[3, 1]]))), table[[[3, 1]]])
 
 
 def test_identity_and_masking():
