@@ -199,7 +199,9 @@ def test_randaugment_draws_each_operation_equally_often():
     assert counts.sum() == 1200 and len(counts) == 11
     assert counts.min() > 1200 / 11 * 0.6 and counts.max() < 1200 / 11 * 1.4
     out = np.asarray(layer(IMAGES, training=True))
-    assert out.shape == IMAGES.shape and out.min() >= 0 and out.max() <= 255
+    # Bilinear resampling (rotation, shear, translation) mixes pixels with weights that
+    # sum to 1 up to float32 rounding, as in Keras: 255 may come out as 255.00002.
+    assert out.shape == IMAGES.shape and out.min() >= -1e-3 and out.max() <= 255 + 1e-3
     np.testing.assert_array_equal(np.asarray(layer(IMAGES, training=False)), IMAGES)
 
 
