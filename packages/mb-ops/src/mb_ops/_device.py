@@ -19,6 +19,7 @@ def device(device_name: Any) -> Any:
             object.
 
     Example:
+        >>> import mb_ops
         >>> with mb_ops.device("cpu:0"):
         ...     x = mb_ops.numpy.ones((2, 2))
         >>> tuple(x.shape)

@@ -203,6 +203,7 @@ class name_scope:
             of the scopes open around it (an absolute path).
 
     Example:
+        >>> import mb_ops
         >>> with mb_ops.name_scope("outer"):
         ...     with mb_ops.name_scope("inner", override_parent="model/block"):
         ...         mb_ops.current_path()
