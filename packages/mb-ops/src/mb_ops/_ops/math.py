@@ -38,22 +38,98 @@ def _segment_spec(op_name, data, segment_ids, num_segments=None, sorted=False) -
 
 @op(_segment_spec, "math")
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):
-    """Sum of ``data`` per segment."""
+    """Sum of ``data`` per segment.
+
+    Args:
+        data: a tensor whose first axis is segmented.
+        segment_ids: an int tensor of the segment of each entry of `data`'s first axis.
+        num_segments: the number of segments (the output's first dimension); give it where a static
+            shape is needed.
+        sorted: whether `segment_ids` is known to be sorted (a speed hint).
+
+    Returns:
+        A tensor with one row per segment: the sum of the rows of `data` in it.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> data = ops.convert_to_tensor([1, 2, 3, 4, 5])
+    >>> ids = ops.convert_to_tensor([0, 0, 1, 1, 2])
+    >>> ops.convert_to_numpy(ops.segment_sum(data, ids, num_segments=3)).tolist()
+    [3, 7, 5]
+    """
 
 
 @op(_segment_spec, "math")
 def segment_max(data, segment_ids, num_segments=None, sorted=False):
-    """Maximum of ``data`` per segment."""
+    """Maximum of ``data`` per segment.
+
+    Args:
+        data: a tensor whose first axis is segmented.
+        segment_ids: an int tensor of the segment of each entry of `data`'s first axis.
+        num_segments: the number of segments (the output's first dimension); give it where a static
+            shape is needed.
+        sorted: whether `segment_ids` is known to be sorted (a speed hint).
+
+    Returns:
+        A tensor with one row per segment: the maximum of the rows of `data` in it.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> data = ops.convert_to_tensor([1, 2, 3, 4, 5])
+    >>> ids = ops.convert_to_tensor([0, 0, 1, 1, 2])
+    >>> ops.convert_to_numpy(ops.segment_max(data, ids, num_segments=3)).tolist()
+    [2, 4, 5]
+    """
 
 
 @op(_segment_spec, "math")
 def segment_min(data, segment_ids, num_segments=None, sorted=False):
-    """Minimum of ``data`` per segment."""
+    """Minimum of ``data`` per segment.
+
+    Args:
+        data: a tensor whose first axis is segmented.
+        segment_ids: an int tensor of the segment of each entry of `data`'s first axis.
+        num_segments: the number of segments (the output's first dimension); give it where a static
+            shape is needed.
+        sorted: whether `segment_ids` is known to be sorted (a speed hint).
+
+    Returns:
+        A tensor with one row per segment: the minimum of the rows of `data` in it.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> data = ops.convert_to_tensor([1, 2, 3, 4, 5])
+    >>> ids = ops.convert_to_tensor([0, 0, 1, 1, 2])
+    >>> ops.convert_to_numpy(ops.segment_min(data, ids, num_segments=3)).tolist()
+    [1, 3, 5]
+    """
 
 
 @op(_segment_spec, "math")
 def segment_prod(data, segment_ids, num_segments=None, sorted=False):
-    """Product of ``data`` per segment."""
+    """Product of ``data`` per segment.
+
+    Args:
+        data: a tensor whose first axis is segmented.
+        segment_ids: an int tensor of the segment of each entry of `data`'s first axis.
+        num_segments: the number of segments (the output's first dimension); give it where a static
+            shape is needed.
+        sorted: whether `segment_ids` is known to be sorted (a speed hint).
+
+    Returns:
+        A tensor with one row per segment: the product of the rows of `data` in it.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> data = ops.convert_to_tensor([1, 2, 3, 4, 5])
+    >>> ids = ops.convert_to_tensor([0, 0, 1, 1, 2])
+    >>> ops.convert_to_numpy(ops.segment_prod(data, ids, num_segments=3)).tolist()
+    [2, 12, 5]
+    """
 
 
 def _top_k_spec(op_name: str, x: Any, k: Any, sorted: bool = True) -> Any:
@@ -68,7 +144,26 @@ def _top_k_spec(op_name: str, x: Any, k: Any, sorted: bool = True) -> Any:
 
 @op(_top_k_spec, "math")
 def top_k(x, k, sorted=True):
-    """The ``k`` largest values along the last axis and their indices."""
+    """The ``k`` largest values along the last axis and their indices.
+
+    Args:
+        x: a tensor.
+        k: how many values to keep.
+        sorted: whether the values are sorted in descending order.
+
+    Returns:
+        A ``(values, indices)`` pair, each with last axis `k`; the indices are int32.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 5, 3, 4], [8, 6, 7, 9]])
+    >>> values, indices = ops.top_k(x, 2)
+    >>> ops.convert_to_numpy(values).tolist()
+    [[5, 4], [9, 8]]
+    >>> ops.convert_to_numpy(indices).tolist()
+    [[1, 3], [3, 0]]
+    """
 
 
 def _in_top_k_spec(op_name: str, targets: Any, predictions: Any, k: Any) -> Any:
@@ -83,7 +178,26 @@ def _in_top_k_spec(op_name: str, targets: Any, predictions: Any, k: Any) -> Any:
 
 @op(_in_top_k_spec, "math")
 def in_top_k(targets, predictions, k):
-    """Whether each target is among the top ``k`` predictions."""
+    """Whether each target is among the top ``k`` predictions.
+
+    Args:
+        targets: an int tensor of class indices, shape ``(batch,)``.
+        predictions: the scores, shape ``(batch, classes)``.
+        k: how many of the highest scores count.
+
+    Returns:
+        A bool tensor, one entry per target.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> targets = ops.convert_to_tensor([1, 2])
+    >>> predictions = ops.convert_to_tensor([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2]])
+    >>> ops.convert_to_numpy(ops.in_top_k(targets, predictions, k=1)).tolist()
+    [True, False]
+    >>> ops.convert_to_numpy(ops.in_top_k(targets, predictions, k=3)).tolist()
+    [True, True]
+    """
 
 
 def _logsumexp_spec(op_name, x, axis=None, keepdims=False) -> Any:
@@ -92,7 +206,26 @@ def _logsumexp_spec(op_name, x, axis=None, keepdims=False) -> Any:
 
 @op(_logsumexp_spec, "math")
 def logsumexp(x, axis=None, keepdims=False):
-    """``log(sum(exp(x)))`` along axes, computed stably."""
+    """``log(sum(exp(x)))`` along axes, computed stably.
+
+    Args:
+        x: a float tensor (ints are cast to floats).
+        axis: the axis or axes to reduce; ``None`` reduces all.
+        keepdims: keep the reduced axes with size 1.
+
+    Returns:
+        ``log(sum(exp(x), axis))``, without overflow for large `x`.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[0.0, 0.0], [1.0, 2.0]])
+    >>> ops.convert_to_numpy(ops.logsumexp(x, axis=1)).astype("float64").round(4).tolist()
+    [0.6931, 2.3133]
+    >>> big = ops.convert_to_tensor([100.0, 100.0])
+    >>> ops.convert_to_numpy(ops.logsumexp(big)).astype("float64").round(4).tolist()
+    100.6931
+    """
 
 
 def _cdist_spec(op_name: str, x: Any, y: Any) -> Any:
@@ -108,7 +241,23 @@ def _cdist_spec(op_name: str, x: Any, y: Any) -> Any:
 
 @op(_cdist_spec, "math")
 def cdist(x, y):
-    """Pairwise Euclidean distances between the rows of two sets."""
+    """Pairwise Euclidean distances between the rows of two sets.
+
+    Args:
+        x: points, shape ``(..., n, d)``.
+        y: points, shape ``(..., m, d)``.
+
+    Returns:
+        The distances, shape ``(..., n, m)``: entry ``[i, j]`` is ``|x[i] - y[j]|``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[0.0, 0.0], [1.0, 1.0]])
+    >>> y = ops.convert_to_tensor([[3.0, 4.0], [0.0, 1.0]])
+    >>> ops.convert_to_numpy(ops.cdist(x, y)).astype("float64").round(4).tolist()
+    [[5.0, 1.0], [3.6056, 1.0]]
+    """
 
 
 def _extract_sequences_spec(op_name, x, sequence_length, sequence_stride) -> Any:
@@ -122,7 +271,23 @@ def _extract_sequences_spec(op_name, x, sequence_length, sequence_stride) -> Any
 
 @op(_extract_sequences_spec, "math")
 def extract_sequences(x, sequence_length, sequence_stride):
-    """Frames of ``sequence_length`` along the last axis, every ``sequence_stride``."""
+    """Frames of ``sequence_length`` along the last axis, every ``sequence_stride``.
+
+    Args:
+        x: a tensor; frames are taken along its last axis.
+        sequence_length: the length of each frame.
+        sequence_stride: the step between the starts of frames.
+
+    Returns:
+        A tensor of shape ``(..., frames, sequence_length)``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    >>> ops.convert_to_numpy(ops.extract_sequences(x, 3, 2)).tolist()
+    [[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]]
+    """
 
 
 def _pair_spec(op_name: str, x: Any, *_: Any) -> Any:
@@ -139,7 +304,25 @@ def _pair_spec(op_name: str, x: Any, *_: Any) -> Any:
 
 @op(_pair_spec, "math")
 def fft(x):
-    """1D FFT of a (real, imag) pair."""
+    """1D FFT of a (real, imag) pair.
+
+    Args:
+        x: a ``(real, imag)`` pair of float tensors of the same shape.
+
+    Returns:
+        The ``(real, imag)`` pair of the transform along the last axis.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> real = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
+    >>> imag = ops.convert_to_tensor([1.0, 0.0, 0.0, 0.0])
+    >>> out_real, out_imag = ops.fft((real, imag))
+    >>> ops.convert_to_numpy(out_real).astype("float64").round(4).tolist()
+    [10.0, -2.0, -2.0, -2.0]
+    >>> ops.convert_to_numpy(out_imag).astype("float64").round(4).tolist()
+    [1.0, 3.0, 1.0, -1.0]
+    """
 
 
 def _pair2_spec(op_name: str, x: Any) -> Any:
@@ -151,12 +334,46 @@ def _pair2_spec(op_name: str, x: Any) -> Any:
 
 @op(_pair2_spec, "math")
 def fft2(x):
-    """2D FFT over the last two axes of a (real, imag) pair."""
+    """2D FFT over the last two axes of a (real, imag) pair.
+
+    Args:
+        x: a ``(real, imag)`` pair of float tensors of rank >= 2.
+
+    Returns:
+        The ``(real, imag)`` pair of the transform over the last two axes.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> real = ops.convert_to_tensor([[1.0, 2.0], [3.0, 5.0]])
+    >>> out_real, out_imag = ops.fft2((real, real))
+    >>> ops.convert_to_numpy(out_real).astype("float64").round(4).tolist()
+    [[11.0, -3.0], [-5.0, 1.0]]
+    >>> ops.convert_to_numpy(out_imag).astype("float64").round(4).tolist()
+    [[11.0, -3.0], [-5.0, 1.0]]
+    """
 
 
 @op(_pair2_spec, "math")
 def ifft2(x):
-    """Inverse 2D FFT of a (real, imag) pair."""
+    """Inverse 2D FFT of a (real, imag) pair.
+
+    Args:
+        x: a ``(real, imag)`` pair of float tensors of rank >= 2.
+
+    Returns:
+        The ``(real, imag)`` pair of the inverse transform over the last two axes.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> spectrum = ops.convert_to_tensor([[11.0, -3.0], [-5.0, 1.0]])
+    >>> real, imag = ops.ifft2((spectrum, spectrum))
+    >>> ops.convert_to_numpy(real).astype("float64").round(4).tolist()
+    [[1.0, 2.0], [3.0, 5.0]]
+    >>> ops.convert_to_numpy(imag).astype("float64").round(4).tolist()
+    [[1.0, 2.0], [3.0, 5.0]]
+    """
 
 
 def _rfft_spec(op_name: str, x: Any, fft_length: Any = None) -> Any:
@@ -169,7 +386,27 @@ def _rfft_spec(op_name: str, x: Any, fft_length: Any = None) -> Any:
 
 @op(_rfft_spec, "math")
 def rfft(x, fft_length=None):
-    """Real-input FFT along the last axis: (real, imag)."""
+    """Real-input FFT along the last axis: (real, imag).
+
+    Args:
+        x: a real float tensor; transformed along its last axis.
+        fft_length: the FFT length (the signal is cut or zero-padded to it); ``None`` uses the
+            input's.
+
+    Returns:
+        The ``(real, imag)`` pair of the non-negative frequency terms, last axis ``fft_length // 2 +
+        1``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 5.0])
+    >>> real, imag = ops.rfft(x)
+    >>> ops.convert_to_numpy(real).astype("float64").round(4).tolist()
+    [11.0, -2.0, -3.0]
+    >>> ops.convert_to_numpy(imag).astype("float64").round(4).tolist()
+    [0.0, 3.0, 0.0]
+    """
 
 
 def _irfft_spec(op_name: str, x: Any, fft_length: Any = None) -> Any:
@@ -181,7 +418,24 @@ def _irfft_spec(op_name: str, x: Any, fft_length: Any = None) -> Any:
 
 @op(_irfft_spec, "math")
 def irfft(x, fft_length=None):
-    """Inverse of ``rfft``."""
+    """Inverse of ``rfft``.
+
+    Args:
+        x: a ``(real, imag)`` pair, as ``rfft`` returns.
+        fft_length: the FFT length (the signal is cut or zero-padded to it); ``None`` uses the
+            input's.
+
+    Returns:
+        The real signal, last axis `fft_length` (``2 * (n - 1)`` by default).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> real = ops.convert_to_tensor([11.0, -2.0, -3.0])
+    >>> imag = ops.convert_to_tensor([0.0, 3.0, 0.0])
+    >>> ops.convert_to_numpy(ops.irfft((real, imag))).astype("float64").round(4).tolist()
+    [1.0, 2.0, 3.0, 5.0]
+    """
 
 
 def _stft_spec(
@@ -200,7 +454,27 @@ def _stft_spec(
 
 @op(_stft_spec, "math")
 def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
-    """Short-time Fourier transform: (real, imag)."""
+    """Short-time Fourier transform: (real, imag).
+
+    Args:
+        x: a float signal; transformed along its last axis.
+        sequence_length: the length of each frame.
+        sequence_stride: the step between the starts of frames.
+        fft_length: the FFT length (at least `sequence_length`).
+        window: the window: a name (``"hann"``, ``"hamming"``), a 1D tensor, or ``None`` for none.
+        center: whether the signal is padded so that frames are centred on their time step.
+
+    Returns:
+        The ``(real, imag)`` pair, shape ``(..., frames, fft_length // 2 + 1)``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.arange(1.0, 9.0)
+    >>> real, imag = ops.stft(x, 4, 2, 4)
+    >>> tuple(real.shape)
+    (5, 3)
+    """
 
 
 def _istft_spec(
@@ -228,27 +502,105 @@ def _istft_spec(
 
 @op(_istft_spec, "math")
 def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann", center=True):
-    """Inverse short-time Fourier transform."""
+    """Inverse short-time Fourier transform.
+
+    Args:
+        x: a ``(real, imag)`` pair, as ``stft`` returns.
+        sequence_length: the length of each frame.
+        sequence_stride: the step between the starts of frames.
+        fft_length: the FFT length used by ``stft``.
+        length: the length of the output signal; ``None`` keeps what the frames give.
+        window: the window: a name (``"hann"``, ``"hamming"``), a 1D tensor, or ``None`` for none.
+        center: whether the signal is padded so that frames are centred on their time step.
+
+    Returns:
+        The real signal, cut or padded to `length` if given.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.arange(1.0, 9.0)
+    >>> spectrum = ops.stft(x, 4, 2, 4)
+    >>> y = ops.istft(spectrum, 4, 2, 4, length=8)
+    >>> ops.convert_to_numpy(y).astype("float64").round(4).tolist()
+    [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+    """
 
 
 @op(unary_float, "math")
 def rsqrt(x):
-    """``1 / sqrt(x)``."""
+    """``1 / sqrt(x)``.
+
+    Args:
+        x: a float tensor (ints are cast to floats).
+
+    Returns:
+        ``1 / sqrt(x)`` elementwise, in `x`'s float dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1.0, 4.0, 16.0])
+    >>> ops.convert_to_numpy(ops.rsqrt(x)).tolist()
+    [1.0, 0.5, 0.25]
+    """
 
 
 @op(unary_float, "math")
 def erf(x):
-    """Error function."""
+    """Error function.
+
+    Args:
+        x: a float tensor (ints are cast to floats).
+
+    Returns:
+        ``2 / sqrt(pi) * integral(exp(-t**2), t=0..x)`` elementwise, in `x`'s float dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([-1.0, 0.0, 0.5])
+    >>> ops.convert_to_numpy(ops.erf(x)).astype("float64").round(4).tolist()
+    [-0.8427, 0.0, 0.5205]
+    """
 
 
 @op(unary_float, "math")
 def erfc(x):
-    """Complementary error function."""
+    """Complementary error function.
+
+    Args:
+        x: a float tensor (ints are cast to floats).
+
+    Returns:
+        ``1 - erf(x)`` elementwise, in `x`'s float dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([-1.0, 0.0, 1.0])
+    >>> ops.convert_to_numpy(ops.erfc(x)).astype("float64").round(4).tolist()
+    [1.8427, 1.0, 0.1573]
+    """
 
 
 @op(unary_float, "math")
 def erfinv(x):
-    """Inverse error function."""
+    """Inverse error function.
+
+    Args:
+        x: a float tensor with values in ``(-1, 1)``.
+
+    Returns:
+        ``y`` with ``erf(y) == x``, elementwise, in `x`'s float dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([-0.5, 0.0, 0.5])
+    >>> ops.convert_to_numpy(ops.erfinv(x)).astype("float64").round(4).tolist()
+    [-0.4769, 0.0, 0.4769]
+    """
 
 
 def _logdet_spec(op_name: str, x: Any) -> Any:
@@ -260,7 +612,21 @@ def _logdet_spec(op_name: str, x: Any) -> Any:
 
 @op(_logdet_spec, "math")
 def logdet(x):
-    """Log-determinant of Hermitian positive-definite matrices."""
+    """Log-determinant of Hermitian positive-definite matrices.
+
+    Args:
+        x: Hermitian positive-definite matrices, shape ``(..., n, n)``.
+
+    Returns:
+        ``log(det(x))`` per matrix, in `x`'s float dtype.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[2.0, 1.0], [1.0, 2.0]])
+    >>> ops.convert_to_numpy(ops.logdet(x)).astype("float64").round(4).tolist()
+    1.0986
+    """
 
 
 def _view_as_complex_spec(op_name: str, x: Any) -> Any:
@@ -279,7 +645,21 @@ def _view_as_complex(x):
 
 @op(_view_as_complex_spec, "math", fallback=_view_as_complex)
 def view_as_complex(x):
-    """Complex tensor from a real tensor whose last axis holds (real, imag)."""
+    """Complex tensor from a real tensor whose last axis holds (real, imag).
+
+    Args:
+        x: a float tensor whose last axis has size 2.
+
+    Returns:
+        A complex64 (complex128 for float64) tensor without the last axis.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1.0, 2.0], [3.0, -4.0]])
+    >>> ops.convert_to_numpy(ops.view_as_complex(x)).tolist()
+    [(1+2j), (3-4j)]
+    """
 
 
 def _view_as_real_spec(op_name: str, x: Any) -> Any:
@@ -293,4 +673,18 @@ def _view_as_real(x):
 
 @op(_view_as_real_spec, "math", fallback=_view_as_real)
 def view_as_real(x):
-    """Real tensor with a last axis of size 2 holding (real, imag)."""
+    """Real tensor with a last axis of size 2 holding (real, imag).
+
+    Args:
+        x: a complex tensor.
+
+    Returns:
+        A float32 (float64 for complex128) tensor with a new last axis of size 2.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.view_as_complex(ops.convert_to_tensor([[1.0, 2.0], [3.0, -4.0]]))
+    >>> ops.convert_to_numpy(ops.view_as_real(x)).tolist()
+    [[1.0, 2.0], [3.0, -4.0]]
+    """

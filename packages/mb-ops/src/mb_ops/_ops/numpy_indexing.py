@@ -64,7 +64,26 @@ def _select_spec(op_name: str, condlist: Any, choicelist: Any, default: Any = 0)
 
 @op(_select_spec)
 def select(condlist, choicelist, default=0):
-    """Elements from ``choicelist`` chosen by the first true condition."""
+    """Elements from ``choicelist`` chosen by the first true condition.
+
+    Args:
+        condlist: a list of bool tensors, broadcastable with each other.
+        choicelist: a list of tensors, one per condition.
+        default: the value where no condition is true.
+
+    Returns:
+        A tensor holding, at each position, the value of the choice whose condition is the first
+        true one there, else `default`.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([-2, -1, 0, 1, 2])
+    >>> condlist = [x < 0, x > 0]
+    >>> choicelist = [ops.negative(x), x * 10]
+    >>> ops.convert_to_numpy(ops.select(condlist, choicelist, default=7)).tolist()
+    [2, 1, 7, 10, 20]
+    """
 
 
 def _take_spec(op_name: str, x: Any, indices: Any, axis: Any = None) -> Any:
@@ -78,7 +97,25 @@ def _take_spec(op_name: str, x: Any, indices: Any, axis: Any = None) -> Any:
 
 @op(_take_spec)
 def take(x, indices, axis=None):
-    """Elements of a tensor along an axis at the given indices."""
+    """Elements of a tensor along an axis at the given indices.
+
+    Args:
+        x: a tensor.
+        indices: an int tensor of indices.
+        axis: the axis to take along; ``None`` indexes the flattened tensor.
+
+    Returns:
+        The elements of `x` at `indices`; the indexed axis is replaced by the shape of `indices`.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.take(x, ops.convert_to_tensor([2, 0]), axis=1)).tolist()
+    [[3, 1], [6, 4]]
+    >>> ops.convert_to_numpy(ops.take(x, ops.convert_to_tensor([0, 5]))).tolist()
+    [1, 6]
+    """
 
 
 def _take_along_axis_spec(op_name: str, x: Any, indices: Any, axis: Any = None) -> Any:
@@ -97,7 +134,24 @@ def _take_along_axis_spec(op_name: str, x: Any, indices: Any, axis: Any = None) 
 
 @op(_take_along_axis_spec)
 def take_along_axis(x, indices, axis=None):
-    """Values of ``x`` at ``indices`` along an axis."""
+    """Values of ``x`` at ``indices`` along an axis.
+
+    Args:
+        x: a tensor.
+        indices: an int tensor of the same rank as `x`.
+        axis: the axis to pick along; ``None`` indexes the flattened tensor.
+
+    Returns:
+        The values of `x` picked by `indices` along `axis` (as from ``argsort``).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[10, 30, 20], [60, 40, 50]])
+    >>> indices = ops.convert_to_tensor([[0, 2], [1, 1]])
+    >>> ops.convert_to_numpy(ops.take_along_axis(x, indices, axis=1)).tolist()
+    [[10, 20], [40, 40]]
+    """
 
 
 def _pad_spec(
@@ -121,7 +175,27 @@ def _pad_spec(
 
 @op(_pad_spec)
 def pad(x, pad_width, mode="constant", constant_values=None):
-    """Pad a tensor."""
+    """Pad a tensor.
+
+    Args:
+        x: a tensor.
+        pad_width: an int, or one ``(before, after)`` pair per axis (or one pair for all axes).
+        mode: ``"constant"``, ``"edge"``, ``"reflect"``, ``"symmetric"``, ... as in numpy.
+        constant_values: the fill value for ``mode="constant"`` (0 if ``None``).
+
+    Returns:
+        `x` with `pad_width[i]` values added before and after axis ``i``.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2], [3, 4]])
+    >>> ops.convert_to_numpy(ops.pad(x, [[0, 1], [1, 1]])).tolist()
+    [[0, 1, 2, 0], [0, 3, 4, 0], [0, 0, 0, 0]]
+    >>> y = ops.convert_to_tensor([1, 2, 3])
+    >>> ops.convert_to_numpy(ops.pad(y, [[2, 2]], mode="reflect")).tolist()
+    [3, 2, 1, 2, 3, 2, 1]
+    """
 
 
 def _unique_spec(
@@ -169,7 +243,34 @@ def unique(
     size=None,
     fill_value=None,
 ):
-    """The unique elements of a tensor (static size given by ``size``)."""
+    """The unique elements of a tensor (static size given by ``size``).
+
+    Args:
+        x: a tensor.
+        sorted: whether to return the values sorted.
+        return_index: also return the index of each value's first occurrence.
+        return_inverse: also return, for each element of `x`, the index of its value.
+        return_counts: also return how often each value occurs.
+        axis: the axis to find unique slices along; ``None`` flattens `x`.
+        size: a static output size: the values are cut to it or padded with `fill_value`.
+        fill_value: the padding value when `size` exceeds the number of unique values.
+
+    Returns:
+        The sorted unique values; with the ``return_*`` flags, a tuple that also holds the first
+        indices, the inverse indices and/or the counts.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([3, 1, 3, 2, 1, 3])
+    >>> ops.convert_to_numpy(ops.unique(x)).tolist()
+    [1, 2, 3]
+    >>> values, counts = ops.unique(x, return_counts=True)
+    >>> ops.convert_to_numpy(counts).tolist()
+    [2, 1, 3]
+    >>> ops.convert_to_numpy(ops.unique(x, size=5, fill_value=0)).tolist()
+    [1, 2, 3, 0, 0]
+    """
 
 
 def _searchsorted_spec(op_name: str, sorted_sequence: Any, values: Any, side: str = "left") -> Any:
@@ -183,7 +284,26 @@ def _searchsorted_spec(op_name: str, sorted_sequence: Any, values: Any, side: st
 
 @op(_searchsorted_spec)
 def searchsorted(sorted_sequence, values, side="left"):
-    """Indices where ``values`` would be inserted to keep the order."""
+    """Indices where ``values`` would be inserted to keep the order.
+
+    Args:
+        sorted_sequence: a sorted 1D tensor.
+        values: the values to insert.
+        side: ``"left"`` gives the first suitable index, ``"right"`` the last.
+
+    Returns:
+        An int32 tensor of insertion indices, shaped like `values`.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> seq = ops.convert_to_tensor([1, 3, 5, 7])
+    >>> ops.convert_to_numpy(ops.searchsorted(seq, ops.convert_to_tensor([0, 3, 6, 9]))).tolist()
+    [0, 1, 3, 4]
+    >>> v = ops.convert_to_tensor([3])
+    >>> ops.convert_to_numpy(ops.searchsorted(seq, v, side="right")).tolist()
+    [2]
+    """
 
 
 def _digitize_spec(op_name: str, x: Any, bins: Any) -> Any:
@@ -192,7 +312,23 @@ def _digitize_spec(op_name: str, x: Any, bins: Any) -> Any:
 
 @op(_digitize_spec)
 def digitize(x, bins):
-    """Indices of the bins each value belongs to."""
+    """Indices of the bins each value belongs to.
+
+    Args:
+        x: the values to place.
+        bins: a sorted 1D tensor of bin edges.
+
+    Returns:
+        An int32 tensor: for each value, ``i`` with ``bins[i-1] <= x < bins[i]`` (increasing bins).
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([0.5, 1.0, 2.5, 4.0])
+    >>> bins = ops.convert_to_tensor([1.0, 2.0, 3.0])
+    >>> ops.convert_to_numpy(ops.digitize(x, bins)).tolist()
+    [0, 1, 2, 3]
+    """
 
 
 def _isin_spec(op_name: str, x1: Any, x2: Any, assume_unique=False, invert=False) -> Any:
@@ -201,7 +337,26 @@ def _isin_spec(op_name: str, x1: Any, x2: Any, assume_unique=False, invert=False
 
 @op(_isin_spec)
 def isin(x1, x2, assume_unique=False, invert=False):
-    """Whether each element of ``x1`` is in ``x2``."""
+    """Whether each element of ``x1`` is in ``x2``.
+
+    Args:
+        x1: the values to test.
+        x2: the values to look for.
+        assume_unique: whether both inputs are known to hold unique values (a speed hint).
+        invert: return whether each element is *not* in `x2`.
+
+    Returns:
+        A bool tensor shaped like `x1`.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([1, 2, 3, 4])
+    >>> ops.convert_to_numpy(ops.isin(x, ops.convert_to_tensor([2, 4, 6]))).tolist()
+    [False, True, False, True]
+    >>> ops.convert_to_numpy(ops.isin(x, ops.convert_to_tensor([2, 4, 6]), invert=True)).tolist()
+    [True, False, True, False]
+    """
 
 
 def _index_shape(op_name: str, shape: tuple[Any, ...], key: Any) -> tuple[Any, ...]:
@@ -279,7 +434,27 @@ def _get_item(x: Any, key: Any) -> Any:
 
 @op(_get_item_spec, impl=_get_item)
 def get_item(x, key):
-    """``x[key]``: basic and advanced indexing."""
+    """``x[key]``: basic and advanced indexing.
+
+    Args:
+        x: a tensor.
+        key: an int, slice, ``None``, ``Ellipsis``, int or bool tensor, or a tuple of these.
+
+    Returns:
+        ``x[key]``, with numpy's indexing semantics.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
+    >>> ops.convert_to_numpy(ops.get_item(x, 1)).tolist()
+    [4, 5, 6]
+    >>> ops.convert_to_numpy(ops.get_item(x, (slice(None), slice(1, None)))).tolist()
+    [[2, 3], [5, 6]]
+    >>> mask = ops.convert_to_tensor([[True, False, True], [False, True, False]])
+    >>> ops.convert_to_numpy(ops.get_item(x, mask)).tolist()
+    [1, 3, 5]
+    """
 
 
 def _vectorize_spec(op_name: str, *args: Any) -> Any:
@@ -294,4 +469,26 @@ def _vectorize_impl(pyfunc: Any, *, excluded: Any = None, signature: Any = None)
 
 @op(_vectorize_spec, impl=_vectorize_impl)
 def vectorize(pyfunc, *, excluded=None, signature=None):
-    """Turn a function on tensors into one that maps over leading axes."""
+    """Turn a function on tensors into one that maps over leading axes.
+
+    Args:
+        pyfunc: the function to vectorize.
+        excluded: positions or names of arguments passed through unchanged.
+        signature: a generalized-ufunc signature such as ``"(n)->()"``.
+
+    Returns:
+        A function that applies `pyfunc` at each position (or each core slice, with `signature`) of
+        its broadcast inputs.
+
+    Example:
+
+    >>> from mb_ops import ops
+    >>> f = ops.vectorize(lambda a, b: a * b + 1)
+    >>> a = ops.convert_to_tensor([1, 2, 3])
+    >>> ops.convert_to_numpy(f(a, ops.convert_to_tensor([4, 5, 6]))).tolist()
+    [5, 11, 19]
+    >>> row_max = ops.vectorize(lambda v: ops.max(v), signature="(n)->()")
+    >>> m = ops.convert_to_tensor([[1, 5, 2], [7, 3, 4]])
+    >>> ops.convert_to_numpy(row_max(m)).tolist()
+    [5, 7]
+    """
