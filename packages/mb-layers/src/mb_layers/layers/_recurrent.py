@@ -213,9 +213,22 @@ class _CellRNN(RNN):
     _cell_class = SimpleRNNCell
     _cell_name = "simple_rnn_cell"
 
-    def _init_cell_rnn(self, units, cell_kwargs, rnn_kwargs, use_cudnn):
-        """Builds the cell from `cell_kwargs` and the layer from `rnn_kwargs` (Keras's split:
-        the cell takes its weights' arguments, the layer the loop flags)."""
+    def _init_cell_rnn(self, arguments):
+        """Builds the cell and the layer from the constructor's ``locals()``.
+
+        Keras's split: the layer takes the loop flags, ``activity_regularizer`` and the
+        base-layer keywords; the cell takes every other argument (and
+        ``implementation``, given as a keyword, when the cell has one).
+        """
+        arguments = {k: v for k, v in arguments.items() if k not in ("self", "__class__")}
+        rnn_kwargs = {name: arguments.pop(name) for name in _LOOP_ARGUMENTS}
+        rnn_kwargs.update(arguments.pop("kwargs"))
+        units = arguments.pop("units")
+        # SimpleRNN takes use_cudnn as a keyword only, as Keras's does.
+        use_cudnn = arguments.pop("use_cudnn", rnn_kwargs.pop("use_cudnn", "auto"))
+        cell_kwargs = arguments
+        if "implementation" in rnn_kwargs and hasattr(self._cell_class, "_set_implementation"):
+            cell_kwargs["implementation"] = rnn_kwargs.pop("implementation")
         if use_cudnn not in ("auto", True, False):
             raise ValueError(
                 f"{type(self).__name__}: `use_cudnn` must be 'auto', True or False. "
@@ -274,13 +287,14 @@ class _CellRNN(RNN):
         return Layer.from_config.__func__(cls, config)
 
 
-def _weight_kwargs(arguments):
-    """The initializer/regularizer/constraint arguments among a constructor's `locals()`."""
-    return {
-        f"{kind}_{role}": arguments[f"{kind}_{role}"]
-        for kind in ("kernel", "recurrent", "bias")
-        for role in ("initializer", "regularizer", "constraint")
-    }
+_LOOP_ARGUMENTS = (
+    "return_sequences",
+    "return_state",
+    "go_backwards",
+    "stateful",
+    "unroll",
+    "activity_regularizer",
+)
 
 
 def _cell_property(name):
@@ -340,25 +354,7 @@ class SimpleRNN(_CellRNN):
         seed=None,
         **kwargs,
     ):
-        use_cudnn = kwargs.pop("use_cudnn", "auto")
-        cell_kwargs = {
-            "activation": activation,
-            "use_bias": use_bias,
-            **_weight_kwargs(locals()),
-            "dropout": dropout,
-            "recurrent_dropout": recurrent_dropout,
-            "seed": seed,
-        }
-        rnn_kwargs = {
-            "return_sequences": return_sequences,
-            "return_state": return_state,
-            "go_backwards": go_backwards,
-            "stateful": stateful,
-            "unroll": unroll,
-            "activity_regularizer": activity_regularizer,
-            **kwargs,
-        }
-        self._init_cell_rnn(units, cell_kwargs, rnn_kwargs, use_cudnn)
+        self._init_cell_rnn(locals())
 
 
 class LSTM(_CellRNN):
@@ -395,28 +391,7 @@ class LSTM(_CellRNN):
         use_cudnn="auto",
         **kwargs,
     ):
-        cell_kwargs = {
-            "activation": activation,
-            "recurrent_activation": recurrent_activation,
-            "use_bias": use_bias,
-            **_weight_kwargs(locals()),
-            "unit_forget_bias": unit_forget_bias,
-            "dropout": dropout,
-            "recurrent_dropout": recurrent_dropout,
-            "seed": seed,
-        }
-        if "implementation" in kwargs:
-            cell_kwargs["implementation"] = kwargs.pop("implementation")
-        rnn_kwargs = {
-            "return_sequences": return_sequences,
-            "return_state": return_state,
-            "go_backwards": go_backwards,
-            "stateful": stateful,
-            "unroll": unroll,
-            "activity_regularizer": activity_regularizer,
-            **kwargs,
-        }
-        self._init_cell_rnn(units, cell_kwargs, rnn_kwargs, use_cudnn)
+        self._init_cell_rnn(locals())
 
     def _fused_kernel(self):
         cell = self.cell
@@ -474,28 +449,7 @@ class GRU(_CellRNN):
         use_cudnn="auto",
         **kwargs,
     ):
-        cell_kwargs = {
-            "activation": activation,
-            "recurrent_activation": recurrent_activation,
-            "use_bias": use_bias,
-            **_weight_kwargs(locals()),
-            "dropout": dropout,
-            "recurrent_dropout": recurrent_dropout,
-            "reset_after": reset_after,
-            "seed": seed,
-        }
-        if "implementation" in kwargs:
-            cell_kwargs["implementation"] = kwargs.pop("implementation")
-        rnn_kwargs = {
-            "return_sequences": return_sequences,
-            "return_state": return_state,
-            "go_backwards": go_backwards,
-            "stateful": stateful,
-            "unroll": unroll,
-            "activity_regularizer": activity_regularizer,
-            **kwargs,
-        }
-        self._init_cell_rnn(units, cell_kwargs, rnn_kwargs, use_cudnn)
+        self._init_cell_rnn(locals())
 
     def _fused_kernel(self):
         cell = self.cell
