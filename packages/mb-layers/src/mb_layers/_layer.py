@@ -8,8 +8,6 @@ from mb_graph._node import Node
 from mb_graph._operation import Operation, default, is_default
 from mb_graph._remat import remat
 from mb_layers import _backend, _call_context, _dtype_policy
-from mb_layers import constraints as constraints_module
-from mb_layers import initializers as initializers_module
 from mb_layers import regularizers as regularizers_module
 from mb_layers._call_spec import CallSpec, is_tensor_like, shapes_dict, shapes_for
 from mb_layers._input_spec import assert_input_compatibility
@@ -106,28 +104,6 @@ def _detached(x):
     if mask is not None:
         set_keras_mask(y, _detached(mask))
     return y
-
-
-def _positional_weight_args(args, shape, initializer, dtype):
-    """``add_weight``'s Keras 2 positional ``(shape, initializer, dtype)``, checked."""
-    if len(args) > 3:
-        raise TypeError(
-            f"add_weight() takes at most 3 positional arguments (shape, initializer, dtype); "
-            f"{len(args)} were given. Pass the others by keyword, e.g. name='kernel'."
-        )
-    if isinstance(args[0], str):
-        raise ValueError(
-            f"add_weight() takes `name` as a keyword argument. Received: add_weight("
-            f"{args[0]!r}, ...). Use: add_weight(shape=..., name={args[0]!r})."
-        )
-    given = {"shape": shape, "initializer": initializer, "dtype": dtype}
-    for key, value in zip(given, args, strict=False):
-        if given[key] is not None:
-            raise ValueError(
-                f"add_weight() received `{key}` both positionally and as a keyword argument."
-            )
-        given[key] = value
-    return given["shape"], given["initializer"], given["dtype"]
 
 
 class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
@@ -363,93 +339,6 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
     def input_dtype(self):
         """The dtype float inputs are cast to."""
         return self._own_dtype_policy().compute_dtype
-
-    # ----- weights -------------------------------------------------------------------
-
-    def add_weight(
-        self,
-        *args,
-        shape=None,
-        initializer=None,
-        dtype=None,
-        trainable=True,
-        autocast=True,
-        regularizer=None,
-        constraint=None,
-        aggregation="none",
-        overwrite_with_gradient=False,
-        name=None,
-    ):
-        """Creates a variable of the active backend and tracks it.
-
-        Args:
-            shape: the variable's shape (default: a scalar).
-            initializer: an initializer (name, dict config, callable or
-                instance); default ``"glorot_uniform"`` for floats, else
-                ``"zeros"``.
-            dtype: default: the layer's variable dtype.
-            trainable: whether optimizers update it.
-            autocast: whether it reads as the compute dtype under mixed precision.
-            regularizer: a penalty added to `losses`.
-            constraint: applied by optimizers after each update.
-            aggregation: distribution hint.
-            overwrite_with_gradient: optimizers assign the gradient instead.
-            name: the variable's name; its path is ``<layer name>/<name>``.
-
-        The Keras 2 positional form ``add_weight(shape, initializer, dtype)`` is accepted;
-        every other argument is keyword-only, as in Keras 3.
-
-        Returns:
-            The Variable.
-        """
-        self._check_super_called()
-        if args:
-            shape, initializer, dtype = _positional_weight_args(args, shape, initializer, dtype)
-        shape = () if shape is None else shape
-        dtype = self.variable_dtype if dtype is None else dtypes.standardize_dtype(dtype)
-        if initializer is None:
-            initializer = "glorot_uniform" if dtypes.is_float_dtype(dtype) else "zeros"
-        initializer = initializers_module.get(initializer)
-        variable_class = _backend.variable_class()
-        with name_scope(self.name, caller=self):
-            variable = variable_class(
-                initializer,
-                shape=shape,
-                dtype=dtype,
-                trainable=trainable,
-                autocast=autocast,
-                aggregation=aggregation,
-                name=name,
-            )
-        variable.regularizer = regularizers_module.get(regularizer)
-        if constraint is not None:
-            variable.constraint = constraints_module.get(constraint)
-        variable.overwrite_with_gradient = bool(overwrite_with_gradient)
-        self._track_variable(variable)
-        return variable
-
-    def add_variable(
-        self,
-        shape,
-        initializer,
-        dtype=None,
-        trainable=True,
-        autocast=True,
-        regularizer=None,
-        constraint=None,
-        name=None,
-    ):
-        """Same as `add_weight` (positional shape and initializer first)."""
-        return self.add_weight(
-            shape=shape,
-            initializer=initializer,
-            dtype=dtype,
-            trainable=trainable,
-            autocast=autocast,
-            regularizer=regularizer,
-            constraint=constraint,
-            name=name,
-        )
 
     # ----- build ---------------------------------------------------------------------
 
