@@ -25,7 +25,8 @@ def build_model(ops):
 def test_round_trip_through_json_rebuilds_an_equivalent_graph(ops):
     fn = build_model(ops)
     config = json_round_trip(fn.get_config())
-    rebuilt = Function.from_config(config, custom_objects=ops.all_classes)
+    with mb_graph.custom_objects_in_scope(ops.all_classes):
+        rebuilt = Function.from_config(config)
     assert [op.name for op in rebuilt.operations] == [op.name for op in fn.operations]
     assert [type(op) for op in rebuilt.operations] == [type(op) for op in fn.operations]
     assert rebuilt.operations[0] is not fn.operations[0]
@@ -144,7 +145,8 @@ def test_bare_input_tensors_are_written_as_input_entries(ops):
     config = json_round_trip(fn.get_config())
     assert config["layers"][0]["class_name"] == mb_graph.INPUT_TENSOR_CLASS_NAME
     assert config["input_layers"] == {"x": ["features", 0, 0]}
-    rebuilt = Function.from_config(config, custom_objects=ops.all_classes)
+    with mb_graph.custom_objects_in_scope(ops.all_classes):
+        rebuilt = Function.from_config(config)
     assert rebuilt.inputs[0].dtype == "float16"
     assert rebuilt({"x": [1.0, 2.0]}) == [3.0, 6.0]
 
@@ -155,7 +157,8 @@ def test_nested_function_round_trip(ops):
     y = KerasTensor((2,), name="outer_x")
     outer = Function(y, ops.Add(name="plus")(inner(y), y), name="outer")
     config = json_round_trip(outer.get_config())
-    rebuilt = Function.from_config(config, custom_objects=ops.all_classes)
+    with mb_graph.custom_objects_in_scope(ops.all_classes):
+        rebuilt = Function.from_config(config)
     assert rebuilt([1.0, 2.0]) == outer([1.0, 2.0]) == [3.0, 6.0]
 
 
@@ -248,3 +251,13 @@ def test_large_graph_round_trip_calls_each_node_once(ops):
     inputs, outputs = deserialize_graph(config, deserialize_operation=make)
     assert sorted(calls) == sorted(s.name for s in scales)
     assert Function(inputs, outputs)([3.0]) == [3.0]
+
+
+def test_from_config_names_the_class_missing_from_the_scope(ops):
+    x = KerasTensor((2,), name="x")
+    config = json_round_trip(Function(x, ops.Scale(2.0, name="double")(x)).get_config())
+    with pytest.raises(ValueError, match="Unknown operation class 'Scale'"):
+        Function.from_config(config)  # Keras's signature: no custom_objects, no scope
+    with mb_graph.custom_objects_in_scope({"Scale": ops.Scale}):
+        assert Function.from_config(config)([1.0, 2.0]) == [2.0, 4.0]
+    assert mb_graph.scoped_objects() == {}  # the scope ends with the block

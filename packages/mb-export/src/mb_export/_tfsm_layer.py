@@ -144,7 +144,9 @@ class TFSMLayer(Layer):
             return fn(**dict(zip(names, flat, strict=True)), **options)
         return fn(inputs, **options)
 
-    def compute_output_spec(self, inputs, training=False):
+    def compute_output_spec(self, *args, **kwargs):
+        # Keras's signature; the arguments are call's (inputs, training=False).
+        training = args[1] if len(args) > 1 else kwargs.get("training", False)
         outputs = _concrete(self._endpoint(bool(training))).structured_outputs
         return tree.map_structure(
             lambda s: KerasTensor(tuple(s.shape.as_list()), dtype=s.dtype.name), outputs

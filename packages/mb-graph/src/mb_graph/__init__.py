@@ -6,6 +6,9 @@ array library (only optree, for nested structures).
 
 from mb_graph import naming as naming
 from mb_graph import tree as tree
+from mb_graph._custom_objects import custom_objects_in_scope as custom_objects_in_scope
+from mb_graph._custom_objects import find_scoped_object as find_scoped_object
+from mb_graph._custom_objects import scoped_objects as scoped_objects
 from mb_graph._deserialization import deserialize_graph as deserialize_graph
 from mb_graph._function import Function as Function
 from mb_graph._hooks import get_operator_hook as get_operator_hook

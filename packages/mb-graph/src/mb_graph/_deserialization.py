@@ -3,6 +3,7 @@
 import collections
 import inspect
 
+from mb_graph._custom_objects import custom_objects_in_scope
 from mb_graph._keras_tensor import KerasTensor
 from mb_graph._operation import Operation
 from mb_graph._serialization import INPUT_TENSOR_CLASS_NAME
@@ -21,9 +22,11 @@ def make_default_deserialize_operation(custom_objects):
                 "`deserialize_operation` function that creates operations from their entries."
             )
         config = entry.get("config") or {}
-        if "custom_objects" in inspect.signature(cls.from_config).parameters:
-            return cls.from_config(config, custom_objects=custom_objects)
-        return cls.from_config(config)
+        # Keras's from_config(cls, config) finds nested custom classes in the scope.
+        with custom_objects_in_scope(custom_objects):
+            if "custom_objects" in inspect.signature(cls.from_config).parameters:
+                return cls.from_config(config, custom_objects=custom_objects)
+            return cls.from_config(config)
 
     return deserialize_operation
 

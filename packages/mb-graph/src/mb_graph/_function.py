@@ -3,6 +3,7 @@
 import optree
 
 from mb_graph import tree
+from mb_graph._custom_objects import scoped_objects
 from mb_graph._describe import describe_value
 from mb_graph._deserialization import deserialize_graph
 from mb_graph._keras_tensor import KerasTensor
@@ -115,15 +116,16 @@ class Function(Operation):
         return {"name": self.name, **serialize_graph(self)}
 
     @classmethod
-    def from_config(cls, config, custom_objects=None):
+    def from_config(cls, config):
         """Rebuilds a function from `get_config`'s output.
 
         Args:
             config: the dict `get_config` returned (or one read from JSON).
-            custom_objects: dict class name -> Operation class for every
-                operation class in the graph (nested ``Function`` is known).
+
+        Every operation class in the graph but ``Function`` itself must be in
+        scope: ``with mb_graph.custom_objects_in_scope({"Double": Double}):``.
         """
-        custom_objects = {"Function": Function, **(custom_objects or {})}
+        custom_objects = {"Function": Function, **scoped_objects()}
         inputs, outputs = deserialize_graph(config, custom_objects=custom_objects)
         return cls(inputs, outputs, name=config.get("name"))
 

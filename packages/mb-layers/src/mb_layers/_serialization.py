@@ -9,6 +9,8 @@ full object registry, plugs its lookup in with `set_custom_object_lookup`.
 
 import inspect
 
+from mb_graph import custom_objects_in_scope, find_scoped_object
+
 
 class _Hooks:
     custom_lookup = None
@@ -73,6 +75,9 @@ def serialize_function(fn, builtins, module):
 def _lookup(name, builtins, custom_objects):
     if custom_objects and name in custom_objects:
         return custom_objects[name]
+    scoped = find_scoped_object(name)
+    if scoped is not None:
+        return scoped
     if _Hooks.custom_lookup is not None:
         found = _Hooks.custom_lookup(name)
         if found is not None:
@@ -133,11 +138,14 @@ def deserialize_object(config, builtins, kind, custom_objects=None, pass_custom_
             f"Unknown {kind} class {class_name!r}. Built-in: {', '.join(sorted(builtins))}. "
             "Register custom classes or pass them in `custom_objects`."
         )
-    if hasattr(found, "from_config"):
+    if not hasattr(found, "from_config"):
+        return found(**(inner or {}))
+    # Keras's from_config(cls, config) finds nested custom objects in the scope;
+    # containers that take `custom_objects` (Functional, RNN, ...) get them too.
+    with custom_objects_in_scope(custom_objects):
         if (
             pass_custom_objects
             and "custom_objects" in inspect.signature(found.from_config).parameters
         ):
             return found.from_config(inner or {}, custom_objects=custom_objects)
         return found.from_config(inner or {})
-    return found(**(inner or {}))

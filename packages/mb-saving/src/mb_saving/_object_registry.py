@@ -9,20 +9,13 @@ safe mode runs.
 """
 
 import inspect
-import threading
 
 import mb_layers
+from mb_graph import custom_objects_in_scope, find_scoped_object
+from mb_graph import scoped_objects as scoped_objects
 
 _GLOBAL_CUSTOM_OBJECTS = {}  # registered name -> class or function
 _GLOBAL_CUSTOM_NAMES = {}  # id(class or function) -> registered name
-
-
-class _ScopeStack(threading.local):
-    def __init__(self):
-        self.stack = []
-
-
-_SCOPES = _ScopeStack()
 
 
 class _RegisteredName:
@@ -112,9 +105,9 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
     Looks, in order, in the active `custom_object_scope`\\ s (innermost first),
     the global registry, `custom_objects` and `module_objects`.
     """
-    for scope in reversed(_SCOPES.stack):
-        if name in scope:
-            return scope[name]
+    scoped = find_scoped_object(name)
+    if scoped is not None:
+        return scoped
     if name in _GLOBAL_CUSTOM_OBJECTS:
         return _GLOBAL_CUSTOM_OBJECTS[name]
     if custom_objects and name in custom_objects:
@@ -122,14 +115,6 @@ def get_registered_object(name, custom_objects=None, module_objects=None):
     if module_objects and name in module_objects:
         return module_objects[name]
     return None
-
-
-def scoped_objects():
-    """Every object of the active scopes, merged (innermost wins)."""
-    merged = {}
-    for scope in _SCOPES.stack:
-        merged.update(scope)
-    return merged
 
 
 class CustomObjectScope:
@@ -156,12 +141,12 @@ class CustomObjectScope:
         self.custom_objects = dict(custom_objects or {})
 
     def __enter__(self):
-        _SCOPES.stack.append(self.custom_objects)
-        return self.custom_objects
+        # The stack is mb_graph's, so every package's from_config sees the scope.
+        self._scope = custom_objects_in_scope(self.custom_objects)
+        return self._scope.__enter__()
 
     def __exit__(self, *exc):
-        _SCOPES.stack.pop()
-        return False
+        return self._scope.__exit__(*exc)
 
 
 custom_object_scope = CustomObjectScope

@@ -12,7 +12,7 @@ import inspect
 import numpy as np
 
 import mb_layers
-from mb_graph import KerasTensor, deserialize_graph
+from mb_graph import KerasTensor, custom_objects_in_scope, deserialize_graph
 from mb_layers.layers import Lambda
 from mb_ops import SymbolicScope, ops
 from mb_saving import _consistency
@@ -143,7 +143,9 @@ class Reviver:
             kwargs["custom_objects"] = self.allow.custom_objects
         if "safe_mode" in parameters:  # classes that fail closed (TorchModuleWrapper)
             kwargs["safe_mode"] = self.safe_mode
-        return cls.from_config(inner, **kwargs)
+        # Keras's from_config(cls, config) finds the caller's custom objects in the scope.
+        with custom_objects_in_scope(self.allow.custom_objects):
+            return cls.from_config(inner, **kwargs)
 
     def _call(self, where, entry, make):
         try:

@@ -108,7 +108,8 @@ class TorchModuleWrapper(Layer):
         parameters = {name: variable.value for name, variable in self._parameter_names}
         return self._call_module(self.module, parameters, training, args, kwargs)
 
-    def compute_output_spec(self, *args, training=None, **kwargs):
+    def compute_output_spec(self, *args, **kwargs):
+        kwargs.pop("training", None)  # the spec is the inference call's
         if self.output_shape is not None:
             return KerasTensor(tuple(self.output_shape), dtype=self.compute_dtype)
         concrete = tree.map_structure(_placeholders, args)
@@ -305,7 +306,8 @@ class JaxLayer(Layer):
             variable.assign(value)
         return outputs
 
-    def compute_output_spec(self, inputs, training=False):
+    def compute_output_spec(self, *args, **kwargs):
+        inputs = args[0] if args else kwargs["inputs"]  # Keras's signature: call's arguments
         concrete = tree.map_structure(_placeholders, inputs)
         outputs = self.call(concrete, training=False)
         batch_unknown = any(x.shape and x.shape[0] is None for x in tree.flatten(inputs))

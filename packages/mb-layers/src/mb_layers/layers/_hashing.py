@@ -217,7 +217,8 @@ class HashedCrossing(_Preprocessing):
     def compute_output_shape(self, input_shape):
         return super().compute_output_shape(input_shape)
 
-    def compute_output_spec(self, inputs):
+    def compute_output_spec(self, *args, **kwargs):
+        inputs = args[0] if args else kwargs["inputs"]  # Keras's signature: call's arguments
         self._check_inputs(inputs)
         shape = tuple(inputs[0].shape)
         if self.output_mode == "one_hot":

@@ -86,9 +86,11 @@ class Lambda(Layer):
         inputs = tree.map_shape_structure(lambda s: KerasTensor(s), input_shape)
         return tree.map_structure(lambda x: x.shape, self.compute_output_spec(inputs))
 
-    def compute_output_spec(self, inputs, mask=None, training=None):
+    def compute_output_spec(self, *args, **kwargs):
+        # Keras's signature; the arguments are call's (inputs, mask=None, training=None).
         if self._output_shape is None:
-            return Layer.compute_output_spec(self, inputs, mask=mask, training=training)
+            return Layer.compute_output_spec(self, *args, **kwargs)
+        inputs = args[0] if args else kwargs["inputs"]
         shape = self._output_shape
         if callable(shape):
             shape = shape(tree.map_structure(lambda x: x.shape, inputs))

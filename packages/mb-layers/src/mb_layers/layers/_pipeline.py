@@ -61,12 +61,12 @@ class Pipeline(Layer):
         }
 
     @classmethod
-    def from_config(cls, config, custom_objects=None):
+    def from_config(cls, config):
         layers = config.get("layers")
         if not isinstance(layers, (list, tuple)):
             raise ValueError(
                 "A Pipeline config needs a `layers` list of serialized layers. Received: "
                 f"layers={layers!r}."
             )
-        layers = [_registry.deserialize(x, custom_objects=custom_objects) for x in layers]
+        layers = [_registry.deserialize(x) for x in layers]  # custom ones: from the scope
         return cls(**{**config, "layers": layers})

@@ -158,8 +158,8 @@ class MeanMetricWrapper(Mean):
         return config
 
     @classmethod
-    def from_config(cls, config, custom_objects=None):
+    def from_config(cls, config):
         config = dict(config)
-        if "fn" in config:
-            config["fn"] = _serialize.deserialize_function(config["fn"], custom_objects)
+        if "fn" in config:  # a user's function is found in the custom-object scope
+            config["fn"] = _serialize.deserialize_function(config["fn"])
         return cls(**config)
