@@ -246,3 +246,30 @@ def test_a_torch_pipeline_loads_no_other_engine():
     assert result.returncode == 0, result.stderr[-2000:]
     before, after = json.loads(result.stdout.strip().splitlines()[-1])
     assert before == after
+
+
+def test_fit_on_a_tf_data_pipeline_that_augments_with_preprocessing_layers():
+    # The Keras 3 idiom `dataset.map(lambda x, y: (augment(x), y))`, on every backend.
+    tf = pytest.importorskip("tensorflow", reason="tf.data pipelines need TensorFlow")
+    import mb
+
+    if not backends.backend_descriptor().trainable:
+        pytest.skip(f"the {config.backend()} backend is inference-only (cannot fit)")
+    images = np.random.default_rng(0).uniform(0, 1, size=(10, 12, 10, 3)).astype("float32")
+    labels = (images.mean(axis=(1, 2, 3)) > 0.5).astype("float32")
+    augment = mb.Sequential(
+        [mb.layers.RandomFlip("horizontal", seed=1), mb.layers.RandomZoom(0.1, seed=2)]
+    )
+    dataset = (
+        tf.data.Dataset.from_tensor_slices((images, labels))
+        .batch(4)
+        .map(lambda x, y: (augment(x), y))
+    )
+    assert dataset.element_spec[0].shape.as_list() == [None, 12, 10, 3]
+    model = mb.Sequential(
+        [mb.Input((12, 10, 3)), mb.layers.GlobalAveragePooling2D(), mb.layers.Dense(1)]
+    )
+    model.compile(optimizer="sgd", loss="mse")
+    history = model.fit(dataset, epochs=2, verbose=0)
+    assert len(history.history["loss"]) == 2
+    assert np.isfinite(history.history["loss"]).all()

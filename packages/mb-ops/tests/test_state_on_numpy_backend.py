@@ -65,6 +65,21 @@ def test_seed_generator_advances_and_is_reproducible():
     assert mrandom.SeedGenerator.from_config(gen.get_config()).get_config() == {"seed": 42}
 
 
+def test_seed_generator_backend_is_the_active_one_as_keras_dynamic_backend():
+    gen = mrandom.SeedGenerator(5, backend=mb_ops.config.backend())
+    assert gen.backend.name == mb_ops.config.backend()
+    np.testing.assert_array_equal(np.asarray(gen.backend.numpy.add(gen.state, 1)), [6, 1])
+    same = mrandom.SeedGenerator(5, backend=gen.backend)
+    np.testing.assert_array_equal(np.asarray(same.state), [5, 0])
+    other = "jax" if mb_ops.config.backend() != "jax" else "torch"
+    with pytest.raises(
+        ValueError, match=f"SeedGenerator\\(backend='{other}'\\).*MB_BACKEND={other}"
+    ):
+        mrandom.SeedGenerator(5, backend=other)
+    with pytest.raises(ValueError, match="Received: backend='tf'"):
+        gen.backend.set_backend("tf")
+
+
 def test_draw_seed_accepts_int_and_none_and_rejects_others():
     np.testing.assert_array_equal(np.asarray(mrandom.draw_seed(7)), [7, 0])
     a = np.asarray(mrandom.draw_seed(None))

@@ -94,9 +94,6 @@ PENDING: dict[str, str] = {
     "layers.RandomTranslation.call()": "16-layers",
     "layers.RandomZoom.call()": "16-layers",
     "layers.Resizing.call()": "16-layers",
-    # 16-tf: issue 16 item 6: layers and seed generators inside tf.data (their `backend`)
-    "*.backend": "16-tf",
-    "*.convert_weight": "16-tf",
     # 16: the rest of issue 16, in progress
     "Operation.compute_output_spec()": "16",  # image data layers: (data, training)
     "callbacks.OrbaxCheckpoint()": "16",

@@ -1,7 +1,7 @@
 """`Functional`: a layer made of the graph between symbolic inputs and outputs."""
 
 from mb_graph import Function, KerasTensor, deserialize_graph, serialize_graph, tree
-from mb_layers import _registry
+from mb_layers import _registry, _tf_data
 from mb_layers._call_spec import is_tensor_like
 from mb_layers._layer import Layer
 from mb_layers._masking import get_keras_mask, set_keras_mask
@@ -60,6 +60,13 @@ class Functional(Function, Layer):
     """
 
     _untracked_attributes = _FUNCTION_ATTRIBUTES
+
+    def __call__(self, *args, **kwargs):
+        # `dataset.map(model)` on a backend other than tensorflow: the whole model runs
+        # on the host, batch by batch, as its preprocessing layers would.
+        if _tf_data.traced_by_tf(args):
+            return _tf_data.call_in_tf_graph(self, super().__call__, args, kwargs)
+        return super().__call__(*args, **kwargs)
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         if kwargs:

@@ -3,7 +3,7 @@
 import inspect
 
 from mb_graph import standardize_shape, tree
-from mb_layers import _registry
+from mb_layers import _registry, _tf_data
 from mb_layers._functional import Functional
 from mb_layers._input_layer import InputLayer
 from mb_layers._layer import Layer
@@ -34,6 +34,13 @@ class Sequential(Layer):
 
     _wrap_build = False
     _untracked_attributes = frozenset({"_functional"})
+
+    def __call__(self, *args, **kwargs):
+        # `dataset.map(model)` on a backend other than tensorflow: the whole model runs
+        # on the host, batch by batch, as its preprocessing layers would.
+        if _tf_data.traced_by_tf(args):
+            return _tf_data.call_in_tf_graph(self, super().__call__, args, kwargs)
+        return super().__call__(*args, **kwargs)
 
     def __init__(self, layers=None, trainable=True, name=None):
         super().__init__(trainable=trainable, name=name)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from mb_ops import _backends
+from mb_ops._dynamic_backend import DynamicBackend
 from mb_ops._scopes import name_scope
 from mb_ops._state import auto_name, register_reset_hook
 
@@ -38,6 +39,12 @@ class SeedGenerator:
     Args:
         seed: an int, or None for a random starting point.
         name: the generator's name (path of its state variable's scope).
+        backend: Keras's ``backend=`` keyword: the backend whose variable holds the
+            state. mb's generators live on the active backend; naming it (or a
+            `DynamicBackend` set to it) is accepted, another one raises.
+
+    Attributes:
+        backend: a `DynamicBackend` of the backend the state lives on.
 
     Example:
         >>> gen = SeedGenerator(42)  # doctest: +SKIP
@@ -45,8 +52,17 @@ class SeedGenerator:
     """
 
     def __init__(self, seed: int | None = None, name: str | None = None, **kwargs: Any) -> None:
+        backend = kwargs.pop("backend", None)
         if kwargs:
             raise TypeError(f"SeedGenerator got unexpected arguments: {sorted(kwargs)}.")
+        requested = getattr(backend, "name", backend)
+        if requested is not None and requested != _backends.backend():
+            raise ValueError(
+                f"SeedGenerator(backend={requested!r}): mb's seed generators keep their state "
+                f"on the active backend ({_backends.backend()!r}). Leave `backend` out, or "
+                f"start Python with MB_BACKEND={requested} to draw on that one."
+            )
+        self.backend = DynamicBackend()
         self.name = name or auto_name("seed_generator")
         if seed is None:
             seed = make_default_seed()

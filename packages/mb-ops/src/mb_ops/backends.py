@@ -18,6 +18,7 @@ from mb_ops._backends import resolve_backend_name as resolve_backend_name
 from mb_ops._config import requested_backend as requested_backend
 from mb_ops._contract import lookup as lookup
 from mb_ops._contract import unsupported_reason as unsupported_reason
+from mb_ops._dynamic_backend import DynamicBackend as DynamicBackend
 
 __all__ = [
     "CONTRACT_MODULES",
@@ -25,6 +26,7 @@ __all__ = [
     "OFFICIAL_BACKENDS",
     "BackendDescriptor",
     "BackendNotInstalledError",
+    "DynamicBackend",
     "available_backends",
     "backend_descriptor",
     "backend_module",

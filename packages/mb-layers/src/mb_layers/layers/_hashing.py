@@ -76,6 +76,8 @@ class Hashing(_Preprocessing):
         [1, 0, 1, 1, 2]
     """
 
+    _runs_on_host = True  # strings and hashes: NumPy on the host
+
     def __init__(
         self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs
     ):
@@ -157,6 +159,8 @@ class HashedCrossing(_Preprocessing):
         >>> tuple(crossed.shape)
         (3,)
     """
+
+    _runs_on_host = True  # strings and hashes: NumPy on the host
 
     def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None, **kwargs):
         if output_mode == "int" and dtype is None:

@@ -43,7 +43,7 @@ class RandomCrop(RandomImageLayer):
             return images[tuple(index)]
         start = [ops.zeros_like(top)] * 4
         start[h_axis], start[w_axis] = top, left
-        size = list(images.shape)
+        size = list(ops.shape(images))  # the batch may be unknown (tf.data)
         size[h_axis], size[w_axis] = height, width
         return ops.slice(images, ops.cast(ops.stack(start), "int32"), size)
 

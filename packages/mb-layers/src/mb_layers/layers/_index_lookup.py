@@ -34,6 +34,8 @@ def _listify(value):
 class IndexLookup(_Preprocessing):
     """Maps tokens to indices (or indices back to tokens with ``invert=True``)."""
 
+    _runs_on_host = True  # strings and hashes: NumPy on the host
+
     def __init__(
         self,
         max_tokens,

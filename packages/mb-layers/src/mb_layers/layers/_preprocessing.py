@@ -7,24 +7,47 @@ import itertools
 import numpy as np
 
 from mb_graph import KerasTensor
+from mb_layers import _tf_data
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
 from mb_layers.layers import _quantile_summary as quantile_summary
 from mb_layers.layers._reshaping import _data_format
 from mb_ops import config
+from mb_ops.backends import DynamicBackend
 from mb_ops.random import SeedGenerator
 
 
 class _Preprocessing(Layer):
-    """Preprocessing layers accept arrays positionally and are built at once."""
+    """Preprocessing layers accept arrays positionally and are built at once.
+
+    They run inside a ``tf.data`` pipeline (``dataset.map(layer)``) on every backend,
+    and compute with `backend` (Keras's ``layer.backend``), the active backend's ops.
+    """
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._allow_non_tensor_positional_args = True
         self._convert_input_args = False
         self.supports_masking = False
+        self.backend = DynamicBackend()
         self.built = True
+
+    # Whether the layer computes on the host (NumPy): inside a TensorFlow graph it then
+    # goes through tf.numpy_function on the tensorflow backend too.
+    _runs_on_host = False
+
+    def __call__(self, *args, **kwargs):
+        if _tf_data.traced_by_tf(args, on_tensorflow=self._runs_on_host):
+            return _tf_data.call_in_tf_graph(self, super().__call__, args, kwargs)
+        return super().__call__(*args, **kwargs)
+
+    def convert_weight(self, weight):
+        """`weight` (a variable or tensor of the active backend) as a tensor of the
+        backend `self.backend` computes with (Keras's ``convert_weight``)."""
+        if self.backend.name == config.backend():
+            return weight
+        return self.backend.convert_to_tensor(ops.convert_to_numpy(weight))
 
 
 class _RandomPreprocessing(_Preprocessing):
@@ -504,7 +527,7 @@ class RandomFlip(_RandomPreprocessing):
         self.data_format = _data_format(data_format)
 
     def _flip(self, x, axis):
-        batch = x.shape[0]
+        batch = ops.shape(x)[0]  # a tensor where the batch is unknown (tf.data on tensorflow)
         coin = random_ops.uniform((batch,), seed=self._seed())
         flip = ops.reshape(ops.less(coin, 0.5), (batch,) + (1,) * (len(x.shape) - 1))
         return ops.where(flip, ops.flip(x, axis=axis), x)
@@ -551,7 +574,7 @@ class _RandomImage(_RandomPreprocessing):
         self.data_format = _data_format(data_format)
 
     def _per_image(self, x, low, high):
-        shape = (x.shape[0],) + (1,) * (len(x.shape) - 1)
+        shape = (ops.shape(x)[0],) + (1,) * (len(x.shape) - 1)
         return random_ops.uniform(
             shape, minval=low, maxval=high, seed=self._seed(), dtype=self.compute_dtype
         )

@@ -66,6 +66,8 @@ class TextVectorization(_Preprocessing):
         [[2, 5, 0, 0], [1, 4, 3, 0]]
     """
 
+    _runs_on_host = True  # strings and hashes: NumPy on the host
+
     def __init__(
         self,
         max_tokens=None,
