@@ -12,7 +12,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "mb_ops"
 # public module -> private implementation modules
 LAYOUT = {
     "numpy": [
-        "numpy_elementwise",
+        "numpy_arithmetic",
         "numpy_reductions",
         "numpy_shape",
         "numpy_linear",

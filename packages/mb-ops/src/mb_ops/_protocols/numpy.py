@@ -4,8 +4,8 @@ The functions are declared per op group, in the files that mirror ``mb_ops._ops`
 
 from typing import Protocol
 
+from mb_ops._protocols.numpy_arithmetic import NumpyElementwise
 from mb_ops._protocols.numpy_creation import NumpyCreation
-from mb_ops._protocols.numpy_elementwise import NumpyElementwise
 from mb_ops._protocols.numpy_indexing import NumpyIndexing
 from mb_ops._protocols.numpy_linear import NumpyLinear
 from mb_ops._protocols.numpy_reductions import NumpyReductions

@@ -1,4 +1,4 @@
-"""The ``numpy`` contract functions of the ``numpy_elementwise`` group (``_elementwise.py``)."""
+"""The ``numpy`` contract functions of the ``numpy_arithmetic`` group (``_elementwise.py``)."""
 
 from typing import Any, Protocol
 
