@@ -1,4 +1,5 @@
-"""Element-wise ops: arithmetic, powers, logs, trigonometry, rounding, comparisons, logic, bits."""
+"""Element-wise arithmetic: the four operations, powers and roots, signs and absolute
+values, extremes, rounding, clipping, integer and float-bit helpers, complex parts."""
 
 import jax.numpy as jnp
 
@@ -21,25 +22,9 @@ minimum = binary(jnp.minimum, "minimum")
 fmax = binary(jnp.fmax, "fmax")
 fmin = binary(jnp.fmin, "fmin")
 heaviside = binary(jnp.heaviside, "heaviside")
-hypot = binary(jnp.hypot, "hypot")
 gcd = binary(jnp.gcd, "gcd")
 lcm = binary(jnp.lcm, "lcm")
 nextafter = binary(jnp.nextafter, "nextafter")
-arctan2 = binary(jnp.arctan2, "arctan2", float_result=True)
-logaddexp = binary(jnp.logaddexp, "logaddexp", float_result=True)
-logaddexp2 = binary(jnp.logaddexp2, "logaddexp2", float_result=True)
-
-# Comparisons and logic.
-equal = binary(jnp.equal, "equal")
-not_equal = binary(jnp.not_equal, "not_equal")
-less = binary(jnp.less, "less")
-less_equal = binary(jnp.less_equal, "less_equal")
-greater = binary(jnp.greater, "greater")
-greater_equal = binary(jnp.greater_equal, "greater_equal")
-logical_and = binary(jnp.logical_and, "logical_and")
-logical_or = binary(jnp.logical_or, "logical_or")
-logical_xor = binary(jnp.logical_xor, "logical_xor")
-logical_not = unary(jnp.logical_not, "logical_not")
 
 # Unary arithmetic.
 absolute = unary(jnp.absolute, "absolute")
@@ -48,92 +33,16 @@ fabs = unary(jnp.fabs, "fabs")
 negative = unary(jnp.negative, "negative")
 square = unary(jnp.square, "square")
 sign = unary(jnp.sign, "sign")
-signbit = unary(jnp.signbit, "signbit")
 reciprocal = unary(jnp.reciprocal, "reciprocal")
 conjugate = unary(jnp.conjugate, "conjugate")
 conj = unary(jnp.conjugate, "conj")
 real = unary(jnp.real, "real")
 imag = unary(jnp.imag, "imag")
 cbrt = unary(jnp.cbrt, "cbrt", int_to_floatx)
-deg2rad = unary(jnp.deg2rad, "deg2rad", int_to_floatx)
-rad2deg = unary(jnp.rad2deg, "rad2deg", int_to_floatx)
-isfinite = unary(jnp.isfinite, "isfinite")
-isinf = unary(jnp.isinf, "isinf")
-isnan = unary(jnp.isnan, "isnan")
-isneginf = unary(jnp.isneginf, "isneginf")
-isposinf = unary(jnp.isposinf, "isposinf")
-isreal = unary(jnp.isreal, "isreal")
-
-# Float-valued functions: ints and bools go to floatx, floats keep their width.
-sin = unary(jnp.sin, "sin", to_float)
-cos = unary(jnp.cos, "cos", to_float)
-tan = unary(jnp.tan, "tan", to_float)
-arcsin = unary(jnp.arcsin, "arcsin", to_float)
-arccos = unary(jnp.arccos, "arccos", to_float)
-arctan = unary(jnp.arctan, "arctan", to_float)
-sinh = unary(jnp.sinh, "sinh", to_float)
-cosh = unary(jnp.cosh, "cosh", to_float)
-tanh = unary(jnp.tanh, "tanh", to_float)
-arcsinh = unary(jnp.arcsinh, "arcsinh", to_float)
-arccosh = unary(jnp.arccosh, "arccosh", to_float)
-arctanh = unary(jnp.arctanh, "arctanh", to_float)
-sinc = unary(jnp.sinc, "sinc", to_float)
 angle = unary(jnp.angle, "angle", to_float)
 ceil = unary(jnp.ceil, "ceil", to_float)
 floor = unary(jnp.floor, "floor", to_float)
-exp = unary(jnp.exp, "exp", int_to_floatx)
-exp2 = unary(jnp.exp2, "exp2", int_to_floatx)
-expm1 = unary(jnp.expm1, "expm1", int_to_floatx)
-log = unary(jnp.log, "log", int64_to_floatx)
-log10 = unary(jnp.log10, "log10", int64_to_floatx)
-log1p = unary(jnp.log1p, "log1p", int64_to_floatx)
-log2 = unary(jnp.log2, "log2", int64_to_floatx)
 sqrt = unary(jnp.sqrt, "sqrt", int64_to_floatx)
-
-
-def bitwise_and(x, y):
-    """Element-wise bitwise AND."""
-    return jnp.bitwise_and(convert_to_tensor(x), convert_to_tensor(y))
-
-
-def bitwise_or(x, y):
-    """Element-wise bitwise OR."""
-    return jnp.bitwise_or(convert_to_tensor(x), convert_to_tensor(y))
-
-
-def bitwise_xor(x, y):
-    """Element-wise bitwise XOR."""
-    return jnp.bitwise_xor(convert_to_tensor(x), convert_to_tensor(y))
-
-
-def bitwise_invert(x):
-    """Element-wise bitwise NOT."""
-    return jnp.invert(convert_to_tensor(x))
-
-
-def bitwise_not(x):
-    """Element-wise bitwise NOT (alias of ``bitwise_invert``)."""
-    return bitwise_invert(x)
-
-
-def bitwise_left_shift(x, y):
-    """``x << y`` element-wise."""
-    return jnp.left_shift(convert_to_tensor(x), y if isinstance(y, int) else convert_to_tensor(y))
-
-
-def left_shift(x, y):
-    """``x << y`` element-wise."""
-    return bitwise_left_shift(x, y)
-
-
-def bitwise_right_shift(x, y):
-    """``x >> y`` element-wise."""
-    return jnp.right_shift(convert_to_tensor(x), y if isinstance(y, int) else convert_to_tensor(y))
-
-
-def right_shift(x, y):
-    """``x >> y`` element-wise."""
-    return bitwise_right_shift(x, y)
 
 
 def divide_no_nan(x1, x2):
@@ -184,31 +93,6 @@ def trunc(x):
     return jnp.trunc(x)
 
 
-def i0(x):
-    """The modified Bessel function of the first kind, order 0."""
-    x = convert_to_tensor(x)
-    dtype = dtypes.standardize_dtype(x.dtype)
-    if dtype in ("int64", "float64"):
-        dtype = "float64"
-    elif dtype not in ("bfloat16", "float16"):
-        dtype = config.floatx()
-    return jnp.i0(cast(x, dtype))
-
-
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     """``x`` with NaN and infinities replaced by finite numbers."""
     return jnp.nan_to_num(convert_to_tensor(x), nan=nan, posinf=posinf, neginf=neginf)
-
-
-def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Element-wise ``|x1 - x2| <= atol + rtol * |x2|``."""
-    x1 = convert_to_tensor(x1)
-    x2 = convert_to_tensor(x2)
-    return jnp.isclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)
-
-
-def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Whether ``isclose`` holds everywhere (a scalar bool tensor)."""
-    x1 = convert_to_tensor(x1)
-    x2 = convert_to_tensor(x2)
-    return jnp.allclose(x1, x2, rtol=rtol, atol=atol, equal_nan=equal_nan)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mb_ops._ops import numpy_arithmetic as ew
+from mb_ops import numpy as ew
 from mb_ops._ops import numpy_creation as cr
 from mb_ops._ops import numpy_linear as lin
 from mb_ops._ops import numpy_reductions as red
