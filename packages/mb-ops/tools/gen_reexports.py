@@ -12,9 +12,14 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "mb_ops"
 # public module -> private implementation modules
 LAYOUT = {
     "numpy": [
-        "numpy_elementwise",
+        "numpy_arithmetic",
+        "numpy_transcendental",
+        "numpy_logic",
         "numpy_reductions",
+        "numpy_order_statistics",
+        "numpy_cumulative",
         "numpy_shape",
+        "numpy_joining",
         "numpy_linear",
         "numpy_creation",
         "numpy_indexing",

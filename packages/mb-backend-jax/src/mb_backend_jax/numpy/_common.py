@@ -66,4 +66,22 @@ def axis_arg(axis):
     return tuple(axis) if isinstance(axis, list) else axis
 
 
-__all__ = ["axis_arg", "binary", "int64_to_floatx", "int_to_floatx", "jnp", "to_float", "unary"]
+def nan_reduction(jnp_fn, name):
+    def op(x, axis=None, keepdims=False):
+        return jnp_fn(convert_to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"``{name}`` over ``axis``, ignoring NaN."
+    return op
+
+
+__all__ = [
+    "axis_arg",
+    "binary",
+    "int64_to_floatx",
+    "int_to_floatx",
+    "jnp",
+    "nan_reduction",
+    "to_float",
+    "unary",
+]

@@ -1,4 +1,5 @@
-"""Reductions, statistics, sorting and cumulative ops."""
+"""Reductions over axes: sums, products, means, moments, extremes, arg-extremes, counts,
+``average``, ``trapezoid``, ``bincount`` and ``histogram``."""
 
 import builtins
 
@@ -6,7 +7,7 @@ import jax
 import jax.numpy as jnp
 
 from mb_backend_jax.core import cast, convert_to_tensor
-from mb_backend_jax.numpy._common import axis_arg, int64_to_floatx
+from mb_backend_jax.numpy._common import axis_arg, int64_to_floatx, nan_reduction
 from mb_ops import dtypes
 
 
@@ -125,69 +126,13 @@ def average(x, axis=None, weights=None):
     return jnp.average(x, axis=axis_arg(axis), weights=weights)
 
 
-def median(x, axis=None, keepdims=False):
-    """Median over ``axis``."""
-    x = int64_to_floatx(convert_to_tensor(x))
-    out = jnp.median(x, axis=axis_arg(axis), keepdims=keepdims)
-    if keepdims and axis is None:
-        out = jnp.reshape(out, (1,) * x.ndim)
-    return out
-
-
-def quantile(x, q, axis=None, method="linear", keepdims=False):
-    """The ``q``-th quantiles (``q`` in [0, 1]) over ``axis``."""
-    x = int64_to_floatx(convert_to_tensor(x))
-    q = convert_to_tensor(q)
-    out = jnp.quantile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    if keepdims and axis is None:
-        out = jnp.reshape(out, q.shape + (1,) * x.ndim)
-    return out
-
-
-def percentile(x, q, axis=None, method="linear", keepdims=False):
-    """The ``q``-th percentiles (``q`` in [0, 100]) over ``axis``."""
-    x = int64_to_floatx(convert_to_tensor(x))
-    q = convert_to_tensor(q)
-    return jnp.percentile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-
-
-def cumsum(x, axis=None, dtype=None):
-    """Cumulative sum along ``axis`` (of the flat array when None)."""
-    return jnp.cumsum(convert_to_tensor(x), axis=axis, dtype=dtype)
-
-
-def cumprod(x, axis=None, dtype=None):
-    """Cumulative product along ``axis``."""
-    return jnp.cumprod(convert_to_tensor(x), axis=axis, dtype=dtype)
-
-
-def nancumsum(x, axis=None, dtype=None):
-    """Cumulative sum treating NaN as 0."""
-    return jnp.nancumsum(convert_to_tensor(x), axis=axis, dtype=dtype)
-
-
-def nancumprod(x, axis=None, dtype=None):
-    """Cumulative product treating NaN as 1."""
-    return jnp.nancumprod(convert_to_tensor(x), axis=axis, dtype=dtype)
-
-
-def _nan_reduction(jnp_fn, name):
-    def op(x, axis=None, keepdims=False):
-        return jnp_fn(convert_to_tensor(x), axis=axis_arg(axis), keepdims=keepdims)
-
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"``{name}`` over ``axis``, ignoring NaN."
-    return op
-
-
-nansum = _nan_reduction(jnp.nansum, "nansum")
-nanprod = _nan_reduction(jnp.nanprod, "nanprod")
-nanmax = _nan_reduction(jnp.nanmax, "nanmax")
-nanmin = _nan_reduction(jnp.nanmin, "nanmin")
-nanmean = _nan_reduction(jnp.nanmean, "nanmean")
-nanmedian = _nan_reduction(jnp.nanmedian, "nanmedian")
-nanstd = _nan_reduction(jnp.nanstd, "nanstd")
-nanvar = _nan_reduction(jnp.nanvar, "nanvar")
+nansum = nan_reduction(jnp.nansum, "nansum")
+nanprod = nan_reduction(jnp.nanprod, "nanprod")
+nanmax = nan_reduction(jnp.nanmax, "nanmax")
+nanmin = nan_reduction(jnp.nanmin, "nanmin")
+nanmean = nan_reduction(jnp.nanmean, "nanmean")
+nanstd = nan_reduction(jnp.nanstd, "nanstd")
+nanvar = nan_reduction(jnp.nanvar, "nanvar")
 
 
 def nanargmax(x, axis=None, keepdims=False):
@@ -198,20 +143,6 @@ def nanargmax(x, axis=None, keepdims=False):
 def nanargmin(x, axis=None, keepdims=False):
     """Index of the minimum along ``axis``, ignoring NaN."""
     return jnp.nanargmin(convert_to_tensor(x), axis=axis, keepdims=keepdims)
-
-
-def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    """Quantiles over ``axis``, ignoring NaN."""
-    x = convert_to_tensor(x)
-    q = convert_to_tensor(q)
-    return jnp.nanquantile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-
-
-def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    """Percentiles over ``axis``, ignoring NaN."""
-    x = convert_to_tensor(x)
-    q = convert_to_tensor(q)
-    return jnp.nanpercentile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
@@ -231,27 +162,6 @@ def histogram(x, bins=10, range=None):
             f"histogram expects a 1-D input. Received shape {x.shape}; flatten it first."
         )
     return jnp.histogram(x, bins=bins, range=range)
-
-
-def sort(x, axis=-1):
-    """``x`` sorted along ``axis``."""
-    return jnp.sort(convert_to_tensor(x), axis=axis)
-
-
-def argsort(x, axis=-1):
-    """The indices that sort ``x`` along ``axis``."""
-    x = convert_to_tensor(x)
-    if x.ndim == 0:
-        return jnp.argsort(x, axis=None)
-    return jnp.argsort(x, axis=axis)
-
-
-def argpartition(x, kth, axis=-1):
-    """Indices that partition ``x`` around its ``kth`` element."""
-    x = convert_to_tensor(x)
-    if axis is None:
-        return jnp.argpartition(jnp.reshape(x, (-1,)), kth, axis=0)
-    return jnp.argpartition(x, kth, axis=axis)
 
 
 def bincount(x, weights=None, minlength=0, sparse=False):
@@ -275,8 +185,3 @@ def bincount(x, weights=None, minlength=0, sparse=False):
             ]
         return jnp.stack(rows)
     return jnp.bincount(x, weights=weights, length=length)
-
-
-def diff(a, n=1, axis=-1):
-    """The ``n``-th discrete difference along ``axis``."""
-    return jnp.diff(convert_to_tensor(a), n=n, axis=axis)

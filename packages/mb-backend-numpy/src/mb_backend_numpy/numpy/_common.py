@@ -159,3 +159,43 @@ def stack_dtype(xs):
         return [to_tensor(x) for x in xs]
     dtype = result_type(*dtypes)
     return [convert_to_tensor(x, dtype) for x in xs]
+
+
+def binary(np_fn, *, extra=(), warns=True):
+    def op(x1, x2):
+        (x1, x2), _ = promote(x1, x2, extra=extra)
+        return np_fn(x1, x2)
+
+    if warns:
+        op = quiet(op)
+
+    op.__name__ = np_fn.__name__
+    op.__doc__ = f"Element-wise ``numpy.{np_fn.__name__}`` with mb's dtype promotion."
+    return op
+
+
+def float_unary(np_fn):
+    @quiet
+    def op(x):
+        return np_fn(as_float(x))
+
+    op.__name__ = np_fn.__name__
+    op.__doc__ = f"``numpy.{np_fn.__name__}``; integer and bool inputs give floatx."
+    return op
+
+
+def int_input_to_float(x):
+    x = to_tensor(x)
+    dtype = standardize_dtype(x.dtype)
+    if "int" in dtype or dtype == "bool":
+        return x.astype(floatx())
+    return x
+
+
+def small_int_to_float(dtype):
+    """Keras's rule for cbrt, hypot, heaviside: ints give floatx, int64 gives float64."""
+    if dtype in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32"):
+        return floatx()
+    if dtype in ("int64", "uint64"):
+        return "float64"
+    return dtype

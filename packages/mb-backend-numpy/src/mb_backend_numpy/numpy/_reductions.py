@@ -1,4 +1,5 @@
-"""Reductions, statistics, sorting and cumulative ops."""
+"""Reductions over axes: sums, products, means, moments, extremes, arg-extremes, counts,
+``average``, ``trapezoid``, ``bincount`` and ``histogram``."""
 
 import warnings
 
@@ -6,7 +7,7 @@ import numpy as np
 
 from mb_backend_numpy._convert import convert_to_tensor, to_tensor
 from mb_backend_numpy._dtypes import is_float_dtype, result_type, standardize_dtype
-from mb_backend_numpy.numpy._common import axis_arg, cast, floatx, quiet, silent, sum_dtype
+from mb_backend_numpy.numpy._common import axis_arg, cast, quiet, silent, sum_dtype
 
 
 def sum(x, axis=None, keepdims=False):
@@ -164,37 +165,6 @@ def count_nonzero(x, axis=None):
     return cast(np.count_nonzero(to_tensor(x), axis=axis_arg(axis)), "int32")
 
 
-def _scan_dtype(x, dtype):
-    dtype = result_type(dtype or x.dtype)
-    return "int32" if dtype == "bool" else dtype
-
-
-def cumsum(x, axis=None, dtype=None):
-    x = to_tensor(x)
-    dtype = _scan_dtype(x, dtype)
-    return np.cumsum(x, axis=axis, dtype=dtype)
-
-
-def cumprod(x, axis=None, dtype=None):
-    x = to_tensor(x)
-    dtype = _scan_dtype(x, dtype)
-    return np.cumprod(x, axis=axis, dtype=dtype)
-
-
-@silent
-def nancumsum(x, axis=None, dtype=None):
-    x = to_tensor(x)
-    dtype = _scan_dtype(x, dtype)
-    return np.nancumsum(x, axis=axis, dtype=dtype)
-
-
-@silent
-def nancumprod(x, axis=None, dtype=None):
-    x = to_tensor(x)
-    dtype = _scan_dtype(x, dtype)
-    return np.nancumprod(x, axis=axis, dtype=dtype)
-
-
 @silent
 def nansum(x, axis=None, keepdims=False):
     x = to_tensor(x)
@@ -225,79 +195,12 @@ def nanmean(x, axis=None, keepdims=False):
     return cast(np.nanmean(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
 
 
-@silent
-def median(x, axis=None, keepdims=False):
-    x = to_tensor(x)
-    dtype = result_type(x.dtype, float)
-    return cast(np.median(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
-
-
-@silent
-def nanmedian(x, axis=None, keepdims=False):
-    x = to_tensor(x)
-    dtype = result_type(x.dtype, float)
-    return cast(np.nanmedian(x, axis=axis_arg(axis), keepdims=keepdims), dtype)
-
-
-def _quantile_input(x):
-    x = to_tensor(x)
-    if x.dtype == np.bool_:
-        x = x.astype(floatx())
-    dtype = standardize_dtype(x.dtype)
-    out = floatx() if dtype == "int64" else result_type(dtype, float)
-    return x, out
-
-
-@quiet
-def quantile(x, q, axis=None, method="linear", keepdims=False):
-    x, dtype = _quantile_input(x)
-    q = to_tensor(q)
-    out = np.quantile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    return cast(out, dtype)
-
-
-@silent
-def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    x, dtype = _quantile_input(x)
-    q = to_tensor(q)
-    out = np.nanquantile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    return cast(out, dtype)
-
-
-@quiet
-def percentile(x, q, axis=None, method="linear", keepdims=False):
-    x, dtype = _quantile_input(x)
-    q = to_tensor(q)
-    out = np.percentile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    return cast(out, dtype)
-
-
-@silent
-def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    x, dtype = _quantile_input(x)
-    q = to_tensor(q)
-    out = np.nanpercentile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    return cast(out, dtype)
-
-
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     y = to_tensor(y)
     dtype = result_type(y.dtype, float)
     if x is not None:
         x = to_tensor(x)
     return cast(np.trapezoid(y, x, dx=convert_to_tensor(dx), axis=axis), dtype)
-
-
-def sort(x, axis=-1):
-    return np.sort(to_tensor(x), axis=axis)
-
-
-def argsort(x, axis=-1):
-    return cast(np.argsort(to_tensor(x), axis=axis), "int32")
-
-
-def argpartition(x, kth, axis=-1):
-    return cast(np.argpartition(to_tensor(x), kth, axis=axis), "int32")
 
 
 def bincount(x, weights=None, minlength=0, sparse=False):
@@ -331,7 +234,3 @@ def histogram(x, bins=10, range=None):
     x = to_tensor(x)
     counts, edges = np.histogram(x, bins=bins, range=range)
     return counts.astype(x.dtype), edges.astype(x.dtype)
-
-
-def diff(a, n=1, axis=-1):
-    return np.diff(to_tensor(a), n=n, axis=axis)

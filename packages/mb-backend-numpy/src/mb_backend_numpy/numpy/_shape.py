@@ -1,10 +1,11 @@
-"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, copying."""
+"""Changing shape and layout: reshape, transpose, axes, squeeze, broadcast, flips, rolls,
+tiling, views and copies."""
 
 import numpy as np
 
 from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy._dtypes import result_type, to_numpy_dtype
-from mb_backend_numpy.numpy._common import axis_arg, cast, promote, stack_dtype
+from mb_backend_numpy.numpy._common import axis_arg, cast
 
 
 def reshape(x, newshape):
@@ -57,57 +58,6 @@ def ndim(x):
 
 def size(x):
     return np.size(to_tensor(x))
-
-
-def concatenate(xs, axis=0):
-    return np.concatenate(stack_dtype(xs), axis=axis)
-
-
-def stack(x, axis=0):
-    return np.stack(stack_dtype(x), axis=axis)
-
-
-def hstack(xs):
-    return np.hstack(stack_dtype(xs))
-
-
-def vstack(xs):
-    return np.vstack(stack_dtype(xs))
-
-
-def dstack(xs):
-    return np.dstack(stack_dtype(xs))
-
-
-def append(x1, x2, axis=None):
-    (x1, x2), _ = promote(to_tensor(x1), to_tensor(x2))
-    return np.append(x1, x2, axis=axis)
-
-
-def _sections(indices_or_sections):
-    if isinstance(indices_or_sections, int | np.integer):
-        return int(indices_or_sections)
-    return [int(i) for i in np.asarray(to_tensor(indices_or_sections)).tolist()]
-
-
-def split(x, indices_or_sections, axis=0):
-    return np.split(to_tensor(x), _sections(indices_or_sections), axis=axis)
-
-
-def array_split(x, indices_or_sections, axis=0):
-    return np.array_split(to_tensor(x), _sections(indices_or_sections), axis=axis)
-
-
-def hsplit(x, indices_or_sections):
-    return np.hsplit(to_tensor(x), _sections(indices_or_sections))
-
-
-def vsplit(x, indices_or_sections):
-    return np.vsplit(to_tensor(x), _sections(indices_or_sections))
-
-
-def dsplit(x, indices_or_sections):
-    return np.dsplit(to_tensor(x), _sections(indices_or_sections))
 
 
 def tile(x, repeats):

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import openvino as ov
 
 from mb_backend_openvino import _dtypes
@@ -162,3 +163,37 @@ UNSUPPORTED = {
     "view": "OpenVINO has no bit-cast between element types (a view to the same dtype works)",
     "nextafter": "OpenVINO has no bit-cast between float and integer element types",
 }
+
+
+def small_int_to_float(dtype):
+    """Keras's rule for cbrt, hypot, heaviside: ints give floatx, int64 gives float64."""
+    if dtype in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32"):
+        return _dtypes.floatx()
+    if dtype in ("int64", "uint64"):
+        return "float64"
+    return dtype
+
+
+def float_unary(name, fn):
+    def op(x):
+        return unary(name, lambda a, d: fn(a), x, compute=to_float)
+
+    op.__name__ = name
+    op.__doc__ = f"Element-wise ``{name}``; integer and bool inputs give floatx."
+    return op
+
+
+def real_only(name, x):
+    """``x`` as a tensor; complex data raise NotImplementedError (declared unsupported)."""
+    if np.iscomplexobj(x) and not isinstance(x, OpenVINOTensor):
+        raise NotImplementedError(
+            f"{name} is not supported on the openvino backend for complex input: "
+            "OpenVINO has no complex element type. Real inputs work."
+        )
+    return to_tensor(x)
+
+
+def cast_to(x, dtype):
+    if x.dtype == dtype:
+        return x
+    return run(("cast", dtype), lambda a: cv(a, dtype), x)

@@ -17,7 +17,7 @@ from mb_backend_openvino._graph import (
     reshape,
     run,
 )
-from mb_backend_openvino.numpy._elementwise import _i0_node
+from mb_backend_openvino.numpy._transcendental import _i0_node
 
 
 def _dtype(dtype):

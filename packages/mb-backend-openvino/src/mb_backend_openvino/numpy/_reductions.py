@@ -1,10 +1,9 @@
-"""Reductions, statistics, order statistics (quantiles, sorting, partitions, histograms)
-and cumulative ops."""
+"""Reductions over axes: sums, products, means, moments, extremes, arg-extremes, counts,
+``average``, ``trapezoid``, ``bincount`` and ``histogram``."""
 
 import math
 
 import numpy as np
-import openvino as ov
 
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
@@ -21,10 +20,8 @@ from mb_backend_openvino._graph import (
     reshape,
     run,
     static_shape,
-    transpose,
 )
-from mb_backend_openvino.numpy._common import is_float, is_nan
-from mb_backend_openvino.numpy._shape import slice_axis
+from mb_backend_openvino.numpy._common import cast_to, is_float, is_nan
 
 
 def _axes_key(axis):
@@ -341,68 +338,6 @@ def count_nonzero(x, axis=None):
     return _reduce("count_nonzero", opset.reduce_sum, x, axis, False, prepare=prepare, out="int32")
 
 
-def _scan_dtype(x, dtype):
-    dtype = _dtypes.result_type(dtype or x.dtype)
-    return "int32" if dtype == "bool" else dtype
-
-
-def _cumulative(name, x, axis, dtype, nan):
-    x = to_tensor(x)
-    dtype = _scan_dtype(x, dtype)
-    flatten = axis is None
-    ax = 0 if flatten else canonical_axis(axis, x.ndim, name)
-    is_sum = name.endswith("sum")
-
-    def build(a):
-        if flatten:
-            a = reshape(a, [-1])
-        a = cv(a, dtype)
-        if nan and is_float(a):
-            a = opset.select(is_nan(a), const_like(0 if is_sum else 1, a), a).output(0)
-        if is_sum:
-            return opset.cumsum(a, i64(ax))
-        return _cumprod_node(a, ax)
-
-    return run((name, None if flatten else ax, dtype), build, x, static=not is_sum)
-
-
-def _cumprod_node(a, axis):
-    """Inclusive cumulative product by log-depth doubling (Hillis and Steele)."""
-    n = static_shape(a)[axis]
-    nd = rank(a)
-    step = 1
-    while step < (n or 0):
-        pad_begin = [0] * nd
-        pad_begin[axis] = step
-        pads_end = [0] * nd
-        shifted = opset.pad(a, i64(pad_begin), i64(pads_end), "constant", const_like(1, a))
-        begin = [0] * nd
-        end = [0] * nd
-        end[axis] = n
-        mask = [1] * nd
-        mask[axis] = 0
-        shifted = opset.strided_slice(shifted, i64(begin), i64(end), i64([1] * nd), mask, mask)
-        a = opset.multiply(a, shifted).output(0)
-        step *= 2
-    return a
-
-
-def cumsum(x, axis=None, dtype=None):
-    return _cumulative("cumsum", x, axis, dtype, False)
-
-
-def cumprod(x, axis=None, dtype=None):
-    return _cumulative("cumprod", x, axis, dtype, False)
-
-
-def nancumsum(x, axis=None, dtype=None):
-    return _cumulative("nancumsum", x, axis, dtype, True)
-
-
-def nancumprod(x, axis=None, dtype=None):
-    return _cumulative("nancumprod", x, axis, dtype, True)
-
-
 def nansum(x, axis=None, keepdims=False):
     x = to_tensor(x)
     dtype = _dtypes.sum_dtype(x.dtype)
@@ -473,12 +408,6 @@ def nanmean(x, axis=None, keepdims=False):
     return run(("nanmean", axes, bool(keepdims), dtype), build, x)
 
 
-def cast_to(x, dtype):
-    if x.dtype == dtype:
-        return x
-    return run(("cast", dtype), lambda a: cv(a, dtype), x)
-
-
 def _max_with(x, y):
     (a, b), dtype = promote(x, y)
     return run(("max_initial", dtype), lambda p, q: opset.maximum(cv(p, dtype), cv(q, dtype)), a, b)
@@ -487,135 +416,6 @@ def _max_with(x, y):
 def _min_with(x, y):
     (a, b), dtype = promote(x, y)
     return run(("min_initial", dtype), lambda p, q: opset.minimum(cv(p, dtype), cv(q, dtype)), a, b)
-
-
-# ----- order statistics ----------------------------------------------------------------
-
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
-
-
-def sort_last(a, n):
-    """``a`` sorted ascending along its last axis of static length ``n`` (NaNs last)."""
-    if n == 0:
-        return a
-    if is_float(a):
-        nan = is_nan(a)
-        filled = opset.select(nan, const_like(math.inf, a), a)
-        values = opset.topk(filled, opset.constant(np.int64(n)), -1, "min", "value", "i32", True)
-        order = values.output(1)
-        return opset.gather_elements(a, order, -1).output(0)
-    values = opset.topk(a, opset.constant(np.int64(n)), -1, "min", "value", "i32", True)
-    return values.output(0)
-
-
-def _quantile(name, x, q, axis, method, keepdims, nan, scale=1.0):
-    if method not in _METHODS:
-        raise ValueError(f"{name}: method must be one of {_METHODS}, received {method!r}.")
-    x = to_tensor(x)
-    if x.dtype == "bool":
-        x = cast_to(x, _dtypes.floatx())
-    out_dtype = _dtypes.floatx() if x.dtype == "int64" else _dtypes.result_type(x.dtype, float)
-    q = to_tensor(q)
-    ndim = x.ndim
-    axes = canonical_axes(axis, ndim, name)
-    keep = [d for d in range(ndim) if d not in axes]
-    work = "float64" if out_dtype == "float64" else "float32"
-
-    def build(a, qq):
-        a = cv(a, work)
-        qq = opset.divide(cv(qq, work), const_like(scale, cv(qq, work))).output(0)
-        shape = static_shape(a)
-        moved = transpose(a, keep + list(axes))
-        n = int(np.prod([shape[d] for d in axes])) if axes else 1
-        kept_shape = [shape[d] for d in keep]
-        flat = reshape(moved, [*kept_shape, n])
-        ordered = sort_last(flat, n)
-        if nan:
-            valid = opset.reduce_sum(
-                cv(opset.logical_not(is_nan(flat)).output(0), work), i64([-1]), True
-            )
-        else:
-            valid = const_like(float(n), ordered)
-        last = opset.subtract(valid, const_like(1, ordered))
-        q_rank = rank(qq)
-        # positions: shape q.shape + kept + [1]
-        qb = (
-            reshape(qq, static_shape(qq) + (1,) * (len(kept_shape) + 1))
-            if q_rank
-            else reshape(qq, [1] * (len(kept_shape) + 1))
-        )
-        pos = opset.multiply(qb, last)
-        lo = opset.floor(pos)
-        hi = opset.ceiling(pos)
-        if method == "lower":
-            pos_lo = pos_hi = lo
-        elif method == "higher":
-            pos_lo = pos_hi = hi
-        elif method == "nearest":
-            pos_lo = pos_hi = opset.round(pos, "half_to_even")
-        else:
-            pos_lo, pos_hi = lo, hi
-        target = list(static_shape(qq)) + kept_shape + [n]
-        data = opset.broadcast(ordered, i64(target))
-        clamp_hi = opset.maximum(last, const_like(0, last))
-
-        def take(p):
-            p = opset.minimum(opset.maximum(p, const_like(0, p)), clamp_hi)
-            idx = opset.convert(p, "i32")
-            idx = opset.broadcast(idx, i64([*target[:-1], 1]))
-            return opset.squeeze(opset.gather_elements(data, idx, -1), i64([-1]))
-
-        low, high = take(pos_lo), take(pos_hi)
-        if method == "midpoint":
-            value = opset.multiply(opset.add(low, high), const_like(0.5, low))
-        elif method == "linear":
-            frac = opset.squeeze(opset.subtract(pos, lo), i64([-1]))
-            value = opset.add(low, opset.multiply(opset.subtract(high, low), frac))
-        else:
-            value = low
-        if not nan and is_float(flat):
-            has_nan = opset.squeeze(
-                opset.reduce_logical_or(is_nan(flat), i64([-1]), True), i64([-1])
-            )
-            value = opset.select(has_nan, const_like(math.nan, low), value)
-        value = value.output(0) if hasattr(value, "output") else value
-        if keepdims:
-            full = list(static_shape(qq))
-            for d in range(ndim):
-                full.append(1 if d in axes else shape[d])
-            value = reshape(value, full)
-        return cv(value, out_dtype)
-
-    key = (name, axes, method, bool(keepdims), out_dtype, scale)
-    return run(key, build, x, q, static=True)
-
-
-def quantile(x, q, axis=None, method="linear", keepdims=False):
-    return _quantile("quantile", x, q, axis, method, keepdims, False)
-
-
-def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    return _quantile("nanquantile", x, q, axis, method, keepdims, True)
-
-
-def percentile(x, q, axis=None, method="linear", keepdims=False):
-    return _quantile("percentile", x, q, axis, method, keepdims, False, scale=100.0)
-
-
-def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    return _quantile("nanpercentile", x, q, axis, method, keepdims, True, scale=100.0)
-
-
-def median(x, axis=None, keepdims=False):
-    x = to_tensor(x)
-    out = _quantile("median", x, 0.5, axis, "linear", keepdims, False)
-    return cast_to(out, _dtypes.result_type(x.dtype, float))
-
-
-def nanmedian(x, axis=None, keepdims=False):
-    x = to_tensor(x)
-    out = _quantile("nanmedian", x, 0.5, axis, "linear", keepdims, True)
-    return cast_to(out, _dtypes.result_type(x.dtype, float))
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
@@ -663,63 +463,6 @@ def part_1d(node, ax, nd, start, stop):
     mask = [1] * nd
     mask[ax] = 0
     return opset.strided_slice(node, i64(begin), i64(end), i64([1] * nd), mask, mask)
-
-
-def _sorted(x, axis, indices):
-    x = to_tensor(x)
-    if x.ndim == 0:
-        return x
-    ax = canonical_axis(axis, x.ndim, "sort")
-    n = x.shape[ax]
-    nd = x.ndim
-
-    def build(a):
-        if a.get_element_type().get_type_name() == "boolean":
-            a = cv(a, "int32")
-            was_bool = True
-        else:
-            was_bool = False
-        perm = [d for d in range(nd) if d != ax] + [ax]
-        inv = list(np.argsort(perm))
-        moved = opset.transpose(a, i64(perm)).output(0)
-        if n == 0:
-            out = cv(moved, "int32") if indices else moved
-        else:
-            key = moved
-            if is_float(moved):
-                key = opset.select(is_nan(moved), const_like(np.inf, moved), moved).output(0)
-            top = opset.topk(key, opset.constant(np.int64(n)), -1, "min", "value", "i32", True)
-            order = top.output(1)
-            if is_float(moved):
-                # NaNs last: among equal keys (inf and nan) sort by being nan.
-                nan_key = cv(opset.gather_elements(is_nan(moved), order, -1).output(0), "int32")
-                top2 = opset.topk(
-                    nan_key, opset.constant(np.int64(n)), -1, "min", "value", "i32", True
-                )
-                order = opset.gather_elements(order, top2.output(1), -1).output(0)
-            out = order if indices else opset.gather_elements(moved, order, -1).output(0)
-        out = opset.transpose(out, i64(inv)).output(0)
-        if was_bool and not indices:
-            out = cv(out, "bool")
-        return out
-
-    return run(("argsort" if indices else "sort", ax, n), build, x)
-
-
-def sort(x, axis=-1):
-    return _sorted(x, axis, False)
-
-
-def argsort(x, axis=-1):
-    x = to_tensor(x)
-    if x.ndim == 0:
-        return run("argsort0", lambda a: const(0, "int32"), x)
-    return _sorted(x, axis, True)
-
-
-def argpartition(x, kth, axis=-1):
-    """A full argsort is one valid partition: every element before ``kth`` is smaller."""
-    return argsort(x, axis)
 
 
 def bincount(x, weights=None, minlength=0, sparse=False):
@@ -814,19 +557,3 @@ def histogram(x, bins=10, range=None):
 
     counts, edges = run(("histogram", bins, lo_hi, dtype), build, x)
     return counts, edges
-
-
-def diff(a, n=1, axis=-1):
-    a = to_tensor(a)
-    ax = canonical_axis(axis, a.ndim, "diff")
-
-    def build(node):
-        for _ in range(int(n)):
-            later, earlier = slice_axis(node, ax, 1, None), slice_axis(node, ax, 0, -1)
-            if node.get_element_type() == ov.Type.boolean:
-                node = opset.not_equal(later, earlier).output(0)
-            else:
-                node = opset.subtract(later, earlier).output(0)
-        return node
-
-    return run(("diff", ax, int(n)), build, a)

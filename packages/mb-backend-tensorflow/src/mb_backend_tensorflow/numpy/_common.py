@@ -79,3 +79,9 @@ def static_or_dynamic_shape(x):
         return dims
     dynamic = tf.shape(x)
     return [dynamic[i] if d is None else d for i, d in enumerate(dims)]
+
+
+def nan_to(x, value):
+    if not x.dtype.is_floating:
+        return x
+    return tf.where(tf.math.is_nan(x), tf.constant(value, x.dtype), x)

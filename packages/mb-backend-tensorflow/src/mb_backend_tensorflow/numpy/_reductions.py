@@ -1,11 +1,12 @@
-"""Reductions, statistics, sorting and cumulative ops."""
+"""Reductions over axes: sums, products, means, moments, extremes, arg-extremes, counts,
+``average``, ``trapezoid``, ``bincount`` and ``histogram``."""
 
 import numpy as np
 import tensorflow as tf
 
 from mb_backend_tensorflow._dtypes import floatx, result_type
-from mb_backend_tensorflow.numpy._common import axes_tuple, canonical_axis, dt, sum_dtype, tensor
-from mb_backend_tensorflow.numpy._indexing import _sortable
+from mb_backend_tensorflow.numpy._common import dt, nan_to, sum_dtype, tensor
+from mb_backend_tensorflow.numpy._cumulative import diff
 
 
 def _axis(axis):
@@ -152,48 +153,12 @@ def count_nonzero(x, axis=None):
     return tf.math.count_nonzero(tensor(x), axis=_axis(axis), dtype="int32")
 
 
-def _flatten_axis(x, axis):
-    if axis is None:
-        return tf.reshape(x, [-1]), 0
-    return x, axis
-
-
-def cumsum(x, axis=None, dtype=None):
-    x = tensor(x, dtype)
-    if dt(x) == "bool":
-        x = tf.cast(x, "int32")
-    x, axis = _flatten_axis(x, axis)
-    return tf.math.cumsum(x, axis=axis)
-
-
-def cumprod(x, axis=None, dtype=None):
-    x = tensor(x, dtype)
-    if dt(x) == "bool":
-        x = tf.cast(x, "int32")
-    x, axis = _flatten_axis(x, axis)
-    return tf.math.cumprod(x, axis=axis)
-
-
-def _nan_to(x, value):
-    if not x.dtype.is_floating:
-        return x
-    return tf.where(tf.math.is_nan(x), tf.constant(value, x.dtype), x)
-
-
-def nancumsum(x, axis=None, dtype=None):
-    return cumsum(_nan_to(tensor(x), 0.0), axis=axis, dtype=dtype)
-
-
-def nancumprod(x, axis=None, dtype=None):
-    return cumprod(_nan_to(tensor(x), 1.0), axis=axis, dtype=dtype)
-
-
 def nansum(x, axis=None, keepdims=False):
-    return sum(_nan_to(tensor(x), 0.0), axis=axis, keepdims=keepdims)
+    return sum(nan_to(tensor(x), 0.0), axis=axis, keepdims=keepdims)
 
 
 def nanprod(x, axis=None, keepdims=False):
-    return prod(_nan_to(tensor(x), 1.0), axis=axis, keepdims=keepdims)
+    return prod(nan_to(tensor(x), 1.0), axis=axis, keepdims=keepdims)
 
 
 def _all_nan(x, axis, keepdims):
@@ -204,7 +169,7 @@ def nanmax(x, axis=None, keepdims=False):
     x = tensor(x)
     if not x.dtype.is_floating:
         return max(x, axis=axis, keepdims=keepdims)
-    out = tf.reduce_max(_nan_to(x, -np.inf), axis=_axis(axis), keepdims=keepdims)
+    out = tf.reduce_max(nan_to(x, -np.inf), axis=_axis(axis), keepdims=keepdims)
     return tf.where(_all_nan(x, axis, keepdims), tf.constant(np.nan, x.dtype), out)
 
 
@@ -212,7 +177,7 @@ def nanmin(x, axis=None, keepdims=False):
     x = tensor(x)
     if not x.dtype.is_floating:
         return min(x, axis=axis, keepdims=keepdims)
-    out = tf.reduce_min(_nan_to(x, np.inf), axis=_axis(axis), keepdims=keepdims)
+    out = tf.reduce_min(nan_to(x, np.inf), axis=_axis(axis), keepdims=keepdims)
     return tf.where(_all_nan(x, axis, keepdims), tf.constant(np.nan, x.dtype), out)
 
 
@@ -220,7 +185,7 @@ def nanargmax(x, axis=None, keepdims=False):
     x = tensor(x)
     if not x.dtype.is_floating:
         return argmax(x, axis=axis, keepdims=keepdims)
-    out = argmax(_nan_to(x, -np.inf), axis=axis, keepdims=keepdims)
+    out = argmax(nan_to(x, -np.inf), axis=axis, keepdims=keepdims)
     return tf.where(_all_nan(x, axis, keepdims), tf.constant(-1, "int32"), out)
 
 
@@ -228,7 +193,7 @@ def nanargmin(x, axis=None, keepdims=False):
     x = tensor(x)
     if not x.dtype.is_floating:
         return argmin(x, axis=axis, keepdims=keepdims)
-    out = argmin(_nan_to(x, np.inf), axis=axis, keepdims=keepdims)
+    out = argmin(nan_to(x, np.inf), axis=axis, keepdims=keepdims)
     return tf.where(_all_nan(x, axis, keepdims), tf.constant(-1, "int32"), out)
 
 
@@ -237,7 +202,7 @@ def nanmean(x, axis=None, keepdims=False):
     if not x.dtype.is_floating:
         return mean(x, axis=axis, keepdims=keepdims)
     valid = tf.cast(tf.logical_not(tf.math.is_nan(x)), x.dtype)
-    total = tf.reduce_sum(_nan_to(x, 0.0), axis=_axis(axis), keepdims=keepdims)
+    total = tf.reduce_sum(nan_to(x, 0.0), axis=_axis(axis), keepdims=keepdims)
     return total / tf.reduce_sum(valid, axis=_axis(axis), keepdims=keepdims)
 
 
@@ -260,117 +225,6 @@ def nanstd(x, axis=None, keepdims=False):
 def ptp(x, axis=None, keepdims=False):
     x = tensor(x)
     return max(x, axis=axis, keepdims=keepdims) - min(x, axis=axis, keepdims=keepdims)
-
-
-# ----- quantiles ------------------------------------------------------------------
-
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
-
-
-def _quantile(x, q, axis, method, keepdims, ignore_nan):
-    if method not in _METHODS:
-        raise ValueError(f"quantile got method={method!r}. Expected one of {_METHODS}.")
-    x = tensor(x)
-    x = tf.cast(x, result_type(dt(x), float))
-    q = tf.cast(tensor(q), "float64")
-    ndim = x.shape.rank
-    axes = axes_tuple(axis, ndim)
-    others = [i for i in range(ndim) if i not in axes]
-    y = tf.transpose(x, others + list(axes))
-    lead = tf.shape(y)[: len(others)]
-    y = tf.reshape(y, tf.concat([lead, [-1]], axis=0))
-    nan = tf.math.is_nan(y)
-    # NaNs sort last (as +inf) so the valid values lead each row.
-    y_sorted = tf.sort(tf.where(nan, tf.constant(np.inf, y.dtype), y), axis=-1)
-    if ignore_nan:
-        n = tf.reduce_sum(tf.cast(tf.logical_not(nan), "float64"), axis=-1)
-    else:
-        n = tf.fill(tf.shape(y)[:-1], tf.cast(tf.shape(y)[-1], "float64"))
-    q_flat = tf.reshape(q, [-1])
-    pos = (tf.expand_dims(n, -1) - 1.0) * q_flat  # [..., k]
-    last = tf.maximum(tf.cast(tf.expand_dims(n, -1), "int32") - 1, 0)
-
-    def take(idx):
-        idx = tf.clip_by_value(tf.cast(idx, "int32"), 0, last)
-        return tf.gather(y_sorted, idx, axis=-1, batch_dims=len(others))
-
-    if method == "lower":
-        out = take(tf.floor(pos))
-    elif method == "higher":
-        out = take(tf.math.ceil(pos))
-    elif method == "nearest":
-        out = take(tf.round(pos))
-    elif method == "midpoint":
-        out = (take(tf.floor(pos)) + take(tf.math.ceil(pos))) / 2
-    else:
-        lo, hi = take(tf.floor(pos)), take(tf.math.ceil(pos))
-        frac = tf.cast(pos - tf.floor(pos), y.dtype)
-        out = lo + (hi - lo) * frac
-    if ignore_nan:
-        out = tf.where(tf.expand_dims(n, -1) == 0, tf.constant(np.nan, out.dtype), out)
-    else:
-        out = tf.where(
-            tf.reduce_any(nan, axis=-1, keepdims=True), tf.constant(np.nan, out.dtype), out
-        )
-    # [..., k] -> [k, ...]
-    out = tf.transpose(out, [out.shape.rank - 1, *range(out.shape.rank - 1)])
-    if keepdims:
-        out_shape = tf.concat(
-            [tf.shape(q_flat), [1 if i in axes else tf.shape(x)[i] for i in range(ndim)]], 0
-        )
-        out = tf.reshape(out, out_shape)
-    else:
-        out = tf.reshape(out, tf.concat([tf.shape(q_flat), lead], 0))
-    if q.shape.rank == 0:
-        out = tf.squeeze(out, 0)
-    return out
-
-
-def quantile(x, q, axis=None, method="linear", keepdims=False):
-    return _quantile(x, q, axis, method, keepdims, ignore_nan=False)
-
-
-def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    return _quantile(x, q, axis, method, keepdims, ignore_nan=True)
-
-
-def percentile(x, q, axis=None, method="linear", keepdims=False):
-    return quantile(x, tf.cast(tensor(q), "float64") / 100.0, axis, method, keepdims)
-
-
-def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    return nanquantile(x, tf.cast(tensor(q), "float64") / 100.0, axis, method, keepdims)
-
-
-def median(x, axis=None, keepdims=False):
-    return quantile(x, 0.5, axis=axis, keepdims=keepdims)
-
-
-def nanmedian(x, axis=None, keepdims=False):
-    return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
-
-
-def sort(x, axis=-1):
-    x = tensor(x)
-    if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    if x.shape.rank == 0:
-        return x
-    return tf.cast(tf.sort(_sortable(x), axis=axis), x.dtype)
-
-
-def argsort(x, axis=-1):
-    x = tensor(x)
-    if x.shape.rank == 0:
-        return tf.constant([0], "int32")
-    if axis is None:
-        x, axis = tf.reshape(x, [-1]), 0
-    return tf.argsort(_sortable(x), axis=axis, stable=True)
-
-
-def argpartition(x, kth, axis=-1):
-    # Any order with the kth element in place is valid; a full stable sort is one.
-    return argsort(x, axis=axis)
 
 
 def bincount(x, weights=None, minlength=0, sparse=False):
@@ -405,16 +259,6 @@ def histogram(x, bins=10, range=None):
     idx = tf.searchsorted(edges[1:-1], x, side="right", out_type="int32")
     counts = tf.math.bincount(idx, minlength=bins, maxlength=bins, dtype=x.dtype)
     return counts, edges
-
-
-def diff(a, n=1, axis=-1):
-    a = tensor(a)
-    axis = canonical_axis(axis, a.shape.rank)
-    for _ in range(n):
-        head = tf.gather(a, tf.range(1, tf.shape(a)[axis]), axis=axis)
-        tail = tf.gather(a, tf.range(0, tf.shape(a)[axis] - 1), axis=axis)
-        a = tf.math.not_equal(head, tail) if a.dtype.is_bool else head - tail
-    return a
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):

@@ -16,12 +16,13 @@ from mb_backend_torch._dtypes import (
     INEXACT_TORCH,
     TORCH_DTYPES,
     _promote,
+    _result_many,
     to_torch_dtype,
 )
 from mb_ops import config
 
 Tensor = torch.Tensor
-_BOOL = torch.bool
+BOOL = torch.bool
 _SCALARS = (int, float, bool)
 
 
@@ -86,7 +87,7 @@ def promote_scalar(x1, x2):
             d1 = x1.dtype
             # A weak Python scalar never changes a float/complex tensor's dtype,
             # nor an integer tensor's when the scalar is an int or a bool.
-            if d1.is_floating_point or d1.is_complex or (cls is not float and d1 is not _BOOL):
+            if d1.is_floating_point or d1.is_complex or (cls is not float and d1 is not BOOL):
                 return x1, x2
             dtype = _promote(d1, cls, config.floatx())
             return _to(x1, dtype), x2
@@ -184,3 +185,50 @@ _WIDEN_TO_INT32 = frozenset({torch.bool, torch.uint8, torch.int8, torch.int16})
 def sum_dtype(dtype):
     """The dtype a sum of ``dtype`` values has: small ints and bool widen to int32."""
     return torch.int32 if dtype in _WIDEN_TO_INT32 else dtype
+
+
+SMALL_INTS = frozenset({torch.int8, torch.int16, torch.int32, torch.uint8})
+
+
+def float_result(d1, d2):
+    # result_type(x1, x2, float): the op returns a float even for int inputs.
+    return _result_many((d1, d2, float), config.floatx())
+
+
+def int_to_float_pair(x1, x2):
+    # Keras: small ints -> floatx, int64 -> float64, floats kept.
+    x1, x2 = promote(x1, x2)
+    dtype = x1.dtype
+    if dtype in SMALL_INTS or dtype is BOOL:
+        dtype = floatx()
+    elif dtype is torch.int64:
+        dtype = torch.float64
+    return x1.to(dtype), x2.to(dtype)
+
+
+def empty_axis(axis):
+    return isinstance(axis, tuple | list) and len(axis) == 0
+
+
+def float_compute(dtype):
+    # (compute dtype, result dtype) of a float-valued reduction such as mean.
+    if dtype.is_floating_point or dtype.is_complex:
+        if dtype in (torch.float16, torch.bfloat16):
+            return torch.float32, dtype
+        return dtype, dtype
+    result = _result_many((dtype, float), config.floatx())
+    return _result_many((dtype, torch.float32), config.floatx()), result
+
+
+def nan_fill(x, value):
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        return x
+    return torch.where(torch.isnan(x), torch.full_like(x, value), x)
+
+
+def ints(values):
+    if isinstance(values, Tensor):
+        return [int(v) for v in values.tolist()]
+    if isinstance(values, int):
+        return [values]
+    return [int(v) for v in values]

@@ -1,34 +1,21 @@
-"""Reductions, statistics, sorting and cumulative ops."""
-
-import math
+"""Reductions over axes: sums, products, means, moments, extremes, arg-extremes, counts,
+``average``, ``trapezoid``, ``bincount`` and ``histogram``."""
 
 import torch
 
 from mb_backend_torch._dtypes import _result_many, to_torch_dtype
 from mb_backend_torch.numpy._common import (
+    BOOL,
     axis_arg,
     canonicalize_axis,
     config,
+    empty_axis,
+    float_compute,
     floatx,
+    nan_fill,
     sum_dtype,
     t,
 )
-
-_BOOL = torch.bool
-
-
-def _empty_axis(axis):
-    return isinstance(axis, tuple | list) and len(axis) == 0
-
-
-def _float_compute(dtype):
-    # (compute dtype, result dtype) of a float-valued reduction such as mean.
-    if dtype.is_floating_point or dtype.is_complex:
-        if dtype in (torch.float16, torch.bfloat16):
-            return torch.float32, dtype
-        return dtype, dtype
-    result = _result_many((dtype, float), config.floatx())
-    return _result_many((dtype, torch.float32), config.floatx()), result
 
 
 def _stack_if_sequence(x):
@@ -39,7 +26,7 @@ def _stack_if_sequence(x):
 
 def sum(x, axis=None, keepdims=False):
     x = _stack_if_sequence(x)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return x.to(sum_dtype(x.dtype))
     dtype = sum_dtype(x.dtype)
     if axis is None:
@@ -67,9 +54,9 @@ def prod(x, axis=None, keepdims=False, dtype=None):
 
 def mean(x, axis=None, keepdims=False):
     x = _stack_if_sequence(x)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return x
-    compute, result = _float_compute(x.dtype)
+    compute, result = float_compute(x.dtype)
     if x.dtype is not compute:
         x = x.to(compute)
     if axis is None:
@@ -83,8 +70,8 @@ def mean(x, axis=None, keepdims=False):
 
 def var(x, axis=None, keepdims=False):
     x = t(x)
-    compute, result = _float_compute(x.dtype)
-    if _empty_axis(axis):
+    compute, result = float_compute(x.dtype)
+    if empty_axis(axis):
         return torch.zeros_like(x, dtype=result)
     x = x.to(compute)
     if x.dtype.is_complex:
@@ -118,7 +105,7 @@ def _extreme(reduce, x, axis, keepdims, initial, combine, name):
                 else:
                     del shape[a]
         return torch.full(shape, initial, dtype=x.dtype, device=x.device)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         out = x
     elif axis is None:
         out = reduce(x)
@@ -149,8 +136,8 @@ def amin(x, axis=None, keepdims=False):
 
 def all(x, axis=None, keepdims=False):
     x = t(x)
-    if _empty_axis(axis):
-        return x.to(_BOOL)
+    if empty_axis(axis):
+        return x.to(BOOL)
     if axis is None:
         out = torch.all(x)
         return out.reshape((1,) * x.ndim) if keepdims else out
@@ -159,8 +146,8 @@ def all(x, axis=None, keepdims=False):
 
 def any(x, axis=None, keepdims=False):
     x = t(x)
-    if _empty_axis(axis):
-        return x.to(_BOOL)
+    if empty_axis(axis):
+        return x.to(BOOL)
     if axis is None:
         out = torch.any(x)
         return out.reshape((1,) * x.ndim) if keepdims else out
@@ -169,7 +156,7 @@ def any(x, axis=None, keepdims=False):
 
 def _arg(fn, x, axis, keepdims):
     x = t(x)
-    if x.dtype is _BOOL:
+    if x.dtype is BOOL:
         x = x.to(torch.uint8)
     if axis is None:
         out = fn(x.reshape(-1))
@@ -190,85 +177,9 @@ def argmin(x, axis=None, keepdims=False):
 
 def count_nonzero(x, axis=None):
     x = t(x)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return torch.ne(x, 0).to(torch.int32)
     return torch.count_nonzero(x, dim=axis_arg(axis)).to(torch.int32)
-
-
-def _cumulative(fn, x, axis, dtype):
-    x = t(x)
-    if axis is None:
-        x = x.reshape(-1)
-        axis = 0
-    dtype = to_torch_dtype(dtype) if dtype is not None else x.dtype
-    if dtype is _BOOL:
-        dtype = torch.int32
-    if dtype is torch.float16 and x.device.type == "cpu":
-        return fn(x, dim=axis, dtype=torch.float32).to(torch.float16)
-    return fn(x, dim=axis, dtype=dtype)
-
-
-def cumsum(x, axis=None, dtype=None):
-    return _cumulative(torch.cumsum, x, axis, dtype)
-
-
-def cumprod(x, axis=None, dtype=None):
-    return _cumulative(torch.cumprod, x, axis, dtype)
-
-
-def _quantile(fn, x, q, axis, method, keepdims):
-    x = t(x)
-    compute, result = _float_compute(x.dtype)
-    x = x.to(compute)
-    q = t(q).to(compute)
-    if axis is None:
-        y = x.reshape(-1)
-        axes = None
-    else:
-        axes = [axis] if isinstance(axis, int) else list(axis)
-        axes = sorted(canonicalize_axis(a, x.ndim) for a in axes)
-        others = [d for d in range(x.ndim) if d not in axes]
-        y = x.permute(others + axes).reshape(
-            [x.shape[d] for d in others] + [math.prod(x.shape[d] for d in axes)]
-        )
-    y = fn(y, q, dim=-1, interpolation=method)
-    if keepdims:
-        lead = 1 if q.ndim > 0 else 0
-        if axes is None:
-            y = y.reshape(y.shape[:lead] + (1,) * x.ndim)
-        else:
-            for a in axes:
-                y = y.unsqueeze(a + lead)
-    return y.to(result)
-
-
-def quantile(x, q, axis=None, method="linear", keepdims=False):
-    return _quantile(torch.quantile, x, q, axis, method, keepdims)
-
-
-def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    return _quantile(torch.nanquantile, x, q, axis, method, keepdims)
-
-
-def percentile(x, q, axis=None, method="linear", keepdims=False):
-    q = t(q).to(floatx()) / 100.0
-    return quantile(x, q, axis=axis, method=method, keepdims=keepdims)
-
-
-def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    q = t(q).to(floatx()) / 100.0
-    return nanquantile(x, q, axis=axis, method=method, keepdims=keepdims)
-
-
-def median(x, axis=None, keepdims=False):
-    return quantile(x, 0.5, axis=axis, keepdims=keepdims)
-
-
-def nanmedian(x, axis=None, keepdims=False):
-    x = t(x)
-    if _empty_axis(axis):
-        return x
-    return nanquantile(x, 0.5, axis=axis, keepdims=keepdims)
 
 
 def average(x, axis=None, weights=None):
@@ -279,7 +190,7 @@ def average(x, axis=None, weights=None):
         kinds.append(weights.dtype)
     dtype = _result_many(tuple(kinds), config.floatx())
     x = x.to(dtype)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return x
     if weights is None:
         return torch.mean(x) if axis is None else torch.mean(x, dim=axis)
@@ -295,7 +206,7 @@ def average(x, axis=None, weights=None):
 
 def ptp(x, axis=None, keepdims=False):
     x = t(x)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return torch.zeros_like(x)
     return max(x, axis=axis, keepdims=keepdims) - min(x, axis=axis, keepdims=keepdims)
 
@@ -335,32 +246,6 @@ def histogram(x, bins=10, range=None):
     )
 
 
-def sort(x, axis=-1):
-    x = t(x)
-    if axis is None:
-        x = x.reshape(-1)
-        axis = 0
-    if x.dtype is _BOOL:
-        return torch.sort(x.to(torch.uint8), dim=axis, stable=True).values.to(_BOOL)
-    return torch.sort(x, dim=axis, stable=True).values
-
-
-def argsort(x, axis=-1):
-    x = t(x)
-    if x.dtype is _BOOL:
-        x = x.to(torch.uint8)
-    if axis is None:
-        x = x.reshape(-1)
-        axis = 0
-    return torch.argsort(x, dim=axis, stable=True).to(torch.int32)
-
-
-def argpartition(x, kth, axis=-1):
-    # A full stable argsort is a valid partition (every element left of kth is
-    # <= x[kth] and every element right of it is >=).
-    return argsort(x, axis=axis)
-
-
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     y = t(y)
     if not (y.dtype.is_floating_point or y.dtype.is_complex):
@@ -371,24 +256,6 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     return torch.trapezoid(y, dx=float(dx), dim=axis)
 
 
-def diff(a, n=1, axis=-1):
-    a = t(a)
-    if a.dtype is _BOOL and n > 0:
-        out = a
-        for _ in range(n):
-            out = torch.logical_xor(
-                out.narrow(axis, 1, out.shape[axis] - 1), out.narrow(axis, 0, out.shape[axis] - 1)
-            )
-        return out
-    return torch.diff(a, n=n, dim=axis)
-
-
-def nan_fill(x, value):
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        return x
-    return torch.where(torch.isnan(x), torch.full_like(x, value), x)
-
-
 def nansum(x, axis=None, keepdims=False):
     x = t(x)
     dtype = sum_dtype(x.dtype)
@@ -397,24 +264,16 @@ def nansum(x, axis=None, keepdims=False):
 
 def nanprod(x, axis=None, keepdims=False):
     x = t(x)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return nan_fill(x, 1)
     return prod(nan_fill(x, 1), axis=axis, keepdims=keepdims)
 
 
-def nancumsum(x, axis=None, dtype=None):
-    return cumsum(nan_fill(t(x), 0), axis=axis, dtype=dtype)
-
-
-def nancumprod(x, axis=None, dtype=None):
-    return cumprod(nan_fill(t(x), 1), axis=axis, dtype=dtype)
-
-
 def nanmean(x, axis=None, keepdims=False):
     x = t(x)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return x
-    compute, result = _float_compute(x.dtype)
+    compute, result = float_compute(x.dtype)
     x = x.to(compute)
     if axis is None:
         out = torch.nanmean(x)
@@ -427,9 +286,9 @@ def nanmean(x, axis=None, keepdims=False):
 
 def nanvar(x, axis=None, keepdims=False):
     x = t(x)
-    compute, result = _float_compute(x.dtype)
+    compute, result = float_compute(x.dtype)
     x = x.to(compute)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return torch.where(torch.isnan(x), x, torch.zeros_like(x)).to(result)
     dim = axis_arg(axis)
     valid = ~torch.isnan(x)
@@ -458,7 +317,7 @@ def _nan_extreme(reduce, fill, x, axis, keepdims):
     x = t(x)
     if not x.dtype.is_floating_point:
         return reduce(x, axis=axis, keepdims=keepdims)
-    if _empty_axis(axis):
+    if empty_axis(axis):
         return x
     out = reduce(nan_fill(x, fill), axis=axis, keepdims=keepdims)
     all_nan = torch.isnan(x)

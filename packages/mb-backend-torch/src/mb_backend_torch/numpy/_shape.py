@@ -1,25 +1,12 @@
-"""Changing shape and layout: reshape, transpose, joining, splitting, flipping, copying."""
+"""Changing shape and layout: reshape, transpose, axes, squeeze, broadcast, flips, rolls,
+tiling, views and copies."""
 
 import math
 
 import torch
 
 from mb_backend_torch._dtypes import to_torch_dtype
-from mb_backend_torch.numpy._common import (
-    Tensor,
-    canonicalize_axis,
-    promote,
-    promote_many,
-    t,
-)
-
-
-def _ints(values):
-    if isinstance(values, Tensor):
-        return [int(v) for v in values.tolist()]
-    if isinstance(values, int):
-        return [values]
-    return [int(v) for v in values]
+from mb_backend_torch.numpy._common import canonicalize_axis, ints, t
 
 
 def reshape(x, newshape):
@@ -74,78 +61,8 @@ def broadcast_to(x, shape):
     return torch.broadcast_to(t(x), tuple(shape))
 
 
-def _same_dtype(xs):
-    xs = [t(x) for x in xs]
-    if len({x.dtype for x in xs}) > 1:
-        xs = promote_many(*xs)
-    return xs
-
-
-def concatenate(xs, axis=0):
-    xs = _same_dtype(xs)
-    if axis is None:
-        return torch.cat([x.reshape(-1) for x in xs])
-    return torch.cat(xs, dim=axis)
-
-
-def stack(x, axis=0):
-    return torch.stack(_same_dtype(x), dim=axis)
-
-
-def hstack(xs):
-    return torch.hstack(_same_dtype(xs))
-
-
-def vstack(xs):
-    return torch.vstack(_same_dtype(xs))
-
-
-def dstack(xs):
-    return torch.dstack(_same_dtype(xs))
-
-
-def append(x1, x2, axis=None):
-    x1, x2 = promote(x1, x2)
-    if axis is None:
-        return torch.cat((x1.reshape(-1), x2.reshape(-1)))
-    return torch.cat((x1, x2), dim=axis)
-
-
-def split(x, indices_or_sections, axis=0):
-    x = t(x)
-    size = x.shape[axis]
-    if isinstance(indices_or_sections, int):
-        if size % indices_or_sections != 0:
-            raise ValueError(
-                f"split: axis {axis} of size {size} (shape {tuple(x.shape)}) cannot be split "
-                f"into {indices_or_sections} equal sections. Use array_split for unequal parts."
-            )
-        return list(torch.tensor_split(x, indices_or_sections, dim=axis))
-    return list(torch.tensor_split(x, _ints(indices_or_sections), dim=axis))
-
-
-def array_split(x, indices_or_sections, axis=0):
-    x = t(x)
-    if not isinstance(indices_or_sections, int):
-        indices_or_sections = _ints(indices_or_sections)
-    return list(torch.tensor_split(x, indices_or_sections, dim=axis))
-
-
-def hsplit(x, indices_or_sections):
-    x = t(x)
-    return split(x, indices_or_sections, axis=1 if x.ndim > 1 else 0)
-
-
-def vsplit(x, indices_or_sections):
-    return split(x, indices_or_sections, axis=0)
-
-
-def dsplit(x, indices_or_sections):
-    return split(x, indices_or_sections, axis=2)
-
-
 def tile(x, repeats):
-    return torch.tile(t(x), tuple(_ints(repeats)))
+    return torch.tile(t(x), tuple(ints(repeats)))
 
 
 def repeat(x, repeats, axis=None):
@@ -180,8 +97,8 @@ def flipud(x):
 def roll(x, shift, axis=None):
     x = t(x)
     if axis is None:
-        return torch.roll(x.reshape(-1), _ints(shift)).reshape(x.shape)
-    shifts = tuple(_ints(shift))
+        return torch.roll(x.reshape(-1), ints(shift)).reshape(x.shape)
+    shifts = tuple(ints(shift))
     dims = (axis,) if isinstance(axis, int) else tuple(axis)
     if len(shifts) == 1 and len(dims) > 1:
         shifts = shifts * len(dims)
@@ -213,7 +130,7 @@ def unravel_index(indices, shape):
     indices = t(indices)
     dtype = indices.dtype
     return tuple(
-        i.to(dtype) for i in torch.unravel_index(indices.to(torch.int64), tuple(_ints(shape)))
+        i.to(dtype) for i in torch.unravel_index(indices.to(torch.int64), tuple(ints(shape)))
     )
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mb_ops import numpy as ew
 from mb_ops._ops import numpy_creation as cr
-from mb_ops._ops import numpy_elementwise as ew
 from mb_ops._ops import numpy_linear as lin
 from mb_ops._ops import numpy_reductions as red
 from mb_ops._ops import numpy_shape as shp

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mb_ops import _dtypes
-from mb_ops._ops import numpy_elementwise as ew
-from mb_ops._ops import numpy_shape as shp
+from mb_ops._ops import numpy_arithmetic as arith
+from mb_ops._ops import numpy_joining as join
 from mb_ops._ops._machinery import op
 from mb_ops._ops._shapes import (
     as_int_or_none,
@@ -640,7 +640,7 @@ def _view_as_complex(x):
     dtype = "complex128" if std_dtype(x) == "float64" else "complex64"
     real = cast(get_item(x, (Ellipsis, 0)), dtype)
     imag = cast(get_item(x, (Ellipsis, 1)), dtype)
-    return ew.add(real, ew.multiply(imag, cast(1j, dtype)))
+    return arith.add(real, arith.multiply(imag, cast(1j, dtype)))
 
 
 @op(_view_as_complex_spec, "math", fallback=_view_as_complex)
@@ -668,7 +668,7 @@ def _view_as_real_spec(op_name: str, x: Any) -> Any:
 
 
 def _view_as_real(x):
-    return shp.stack([ew.real(x), ew.imag(x)], axis=-1)
+    return join.stack([arith.real(x), arith.imag(x)], axis=-1)
 
 
 @op(_view_as_real_spec, "math", fallback=_view_as_real)

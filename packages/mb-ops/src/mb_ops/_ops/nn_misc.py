@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mb_ops import _config, _dtypes
-from mb_ops._ops import numpy_elementwise as ew
+from mb_ops import numpy as ew
 from mb_ops._ops import numpy_reductions as red
 from mb_ops._ops._machinery import op
 from mb_ops._ops._shapes import (

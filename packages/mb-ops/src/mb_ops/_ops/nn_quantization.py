@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from mb_ops import _dtypes
-from mb_ops._ops import numpy_elementwise as ew
+from mb_ops._ops import numpy_arithmetic as ew
 from mb_ops._ops import numpy_linear as lin
 from mb_ops._ops._machinery import op
 from mb_ops._ops._shapes import fmt, shape_of, std_dtype, tensor

@@ -1,18 +1,15 @@
-"""Reductions, scans, sorting and statistics of the numpy op family."""
+"""Reductions over axes: sums, products, means, moments, extremes, arg-extremes, counts,
+``average``, ``trapezoid``, ``bincount`` and ``histogram``."""
 
 from __future__ import annotations
 
-import builtins
 from typing import Any
 
 from mb_ops import _dtypes
 from mb_ops._ops._machinery import op
 from mb_ops._ops._shapes import (
     as_int_or_none,
-    canonical_axis,
     float_dtype,
-    like,
-    num_elements,
     reduce_shape,
     shape_of,
     std_dtype,
@@ -24,7 +21,6 @@ from mb_ops._ops._specs import (
     reduction_index,
     reduction_same,
     reduction_sum,
-    same_shape_keep_dtype_along_axis,
 )
 
 
@@ -401,50 +397,6 @@ def nanmean(x, axis=None, keepdims=False):
 
 
 @op(reduction_float)
-def median(x, axis=None, keepdims=False):
-    """Median along the given axes.
-
-    Args:
-        x: a tensor.
-        axis: an axis or a tuple of axes to reduce; None reduces every element.
-        keepdims: keep the reduced axes with size 1.
-
-    Returns:
-        The medians along ``axis`` (the mean of the two middle values for even counts), as floats.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([[1, 5, 3], [4, 2, 6]])
-    >>> ops.convert_to_numpy(ops.median(x)).tolist()
-    3.5
-    >>> ops.convert_to_numpy(ops.median(x, axis=1)).tolist()
-    [3.0, 4.0]
-    """
-
-
-@op(reduction_float)
-def nanmedian(x, axis=None, keepdims=False):
-    """Median along the given axes, ignoring NaNs.
-
-    Args:
-        x: a tensor.
-        axis: an axis or a tuple of axes to reduce; None reduces every element.
-        keepdims: keep the reduced axes with size 1.
-
-    Returns:
-        The medians of the non-NaN values along ``axis``, as floats.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0, 4.0])
-    >>> ops.convert_to_numpy(ops.nanmedian(x)).tolist()
-    3.0
-    """
-
-
-@op(reduction_float)
 def std(x, axis=None, keepdims=False):
     """Standard deviation along the given axes.
 
@@ -529,117 +481,6 @@ def nanvar(x, axis=None, keepdims=False):
     >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
     >>> ops.convert_to_numpy(ops.nanvar(x)).tolist()
     1.0
-    """
-
-
-def _quantile_spec(
-    op_name: str, x: Any, q: Any, axis: Any = None, method: str = "linear", keepdims=False
-) -> Any:
-    out = reduce_shape(op_name, shape_of(x), axis, keepdims)
-    return tensor(shape_of(q) + out, float_dtype(std_dtype(x)))
-
-
-@op(_quantile_spec)
-def quantile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th quantiles along the given axes (q in [0, 1]).
-
-    Args:
-        x: a tensor.
-        q: a quantile or a tensor of quantiles, in ``[0, 1]``.
-        axis: an axis or a tuple of axes to reduce; None reduces every element.
-        method: the interpolation between data points when the quantile falls between them:
-            ``"linear"``, ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"``.
-        keepdims: keep the reduced axes with size 1.
-
-    Returns:
-        The quantiles, as floats: ``q``'s shape followed by the reduced shape of ``x``.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
-    >>> ops.convert_to_numpy(ops.quantile(x, 0.5)).tolist()
-    2.5
-    >>> ops.convert_to_numpy(ops.quantile(x, ops.convert_to_tensor([0.0, 0.25, 1.0]))).tolist()
-    [1.0, 1.75, 4.0]
-    >>> ops.convert_to_numpy(ops.quantile(x, 0.25, method='lower')).tolist()
-    1.0
-    """
-
-
-@op(_quantile_spec)
-def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th quantiles along the given axes, ignoring NaNs.
-
-    Args:
-        x: a tensor.
-        q: a quantile or a tensor of quantiles, in ``[0, 1]``.
-        axis: an axis or a tuple of axes to reduce; None reduces every element.
-        method: the interpolation between data points when the quantile falls between them:
-            ``"linear"``, ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"``.
-        keepdims: keep the reduced axes with size 1.
-
-    Returns:
-        The quantiles of the non-NaN values, as floats: ``q``'s shape followed by the reduced shape
-        of ``x``.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([1.0, float('nan'), 2.0, 3.0, 4.0])
-    >>> ops.convert_to_numpy(ops.nanquantile(x, 0.5)).tolist()
-    2.5
-    """
-
-
-@op(_quantile_spec)
-def percentile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th percentiles along the given axes (q in [0, 100]).
-
-    Args:
-        x: a tensor.
-        q: a percentile or a tensor of percentiles, in ``[0, 100]``.
-        axis: an axis or a tuple of axes to reduce; None reduces every element.
-        method: the interpolation between data points when the quantile falls between them:
-            ``"linear"``, ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"``.
-        keepdims: keep the reduced axes with size 1.
-
-    Returns:
-        The percentiles, as floats: ``q``'s shape followed by the reduced shape of ``x``.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([1.0, 2.0, 3.0, 4.0])
-    >>> ops.convert_to_numpy(ops.percentile(x, 50)).tolist()
-    2.5
-    >>> ops.convert_to_numpy(ops.percentile(x, ops.convert_to_tensor([25.0, 75.0]))).tolist()
-    [1.75, 3.25]
-    """
-
-
-@op(_quantile_spec)
-def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    """The q-th percentiles along the given axes, ignoring NaNs.
-
-    Args:
-        x: a tensor.
-        q: a percentile or a tensor of percentiles, in ``[0, 100]``.
-        axis: an axis or a tuple of axes to reduce; None reduces every element.
-        method: the interpolation between data points when the quantile falls between them:
-            ``"linear"``, ``"lower"``, ``"higher"``, ``"midpoint"`` or ``"nearest"``.
-        keepdims: keep the reduced axes with size 1.
-
-    Returns:
-        The percentiles of the non-NaN values, as floats: ``q``'s shape followed by the reduced
-        shape of ``x``.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([1.0, float('nan'), 2.0, 3.0, 4.0])
-    >>> ops.convert_to_numpy(ops.nanpercentile(x, 50)).tolist()
-    2.5
     """
 
 
@@ -790,226 +631,6 @@ def nanargmin(x, axis=None, keepdims=False):
     >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
     >>> ops.convert_to_numpy(ops.nanargmin(x)).tolist()
     0
-    """
-
-
-def _argsort_spec(op_name: str, x: Any, axis: Any = -1) -> Any:
-    same_shape_keep_dtype_along_axis(op_name, x, axis)
-    if axis is None:
-        return tensor((num_elements(shape_of(x)),), "int32")
-    return like(x, "int32")
-
-
-@op(_argsort_spec)
-def argsort(x, axis=-1):
-    """Indices that would sort the tensor along an axis.
-
-    Args:
-        x: a tensor.
-        axis: the axis to sort along; None sorts the flattened tensor.
-
-    Returns:
-        The int32 indices that sort ``x`` in ascending order along ``axis``.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([30, 10, 20])
-    >>> ops.convert_to_numpy(ops.argsort(x)).tolist()
-    [1, 2, 0]
-    >>> ops.convert_to_numpy(ops.argsort(ops.convert_to_tensor([[3, 1], [2, 4]]), axis=0)).tolist()
-    [[1, 0], [0, 1]]
-    """
-
-
-def _argpartition_spec(op_name: str, x: Any, kth: Any, axis: Any = -1) -> Any:
-    return _argsort_spec(op_name, x, axis)
-
-
-@op(_argpartition_spec)
-def argpartition(x, kth, axis=-1):
-    """Indices that would partition the tensor around the ``kth`` element.
-
-    Args:
-        x: a tensor.
-        kth: the position of the element to partition around.
-        axis: the axis to partition along; None partitions the flattened tensor.
-
-    Returns:
-        int32 indices such that the ``kth`` one is that of the value a full sort would put there,
-        those before it of values no larger and those after it of values no smaller (each side in no
-        given order).
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([5, 1, 4, 2, 3])
-    >>> idx = ops.convert_to_numpy(ops.argpartition(x, 2))
-    >>> idx[2].tolist()  # x[4] == 3 is the third smallest
-    4
-    >>> sorted(idx[:2].tolist())
-    [1, 3]
-    >>> sorted(idx[3:].tolist())
-    [0, 2]
-    """
-
-
-def _sort_spec(op_name: str, x: Any, axis: Any = -1) -> Any:
-    same_shape_keep_dtype_along_axis(op_name, x, axis)
-    return like(x)
-
-
-@op(_sort_spec)
-def sort(x, axis=-1):
-    """Sorted copy of the tensor along an axis.
-
-    Args:
-        x: a tensor.
-        axis: the axis to sort along; None sorts the flattened tensor.
-
-    Returns:
-        The sorted values, ascending along ``axis``.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([[3, 7, 2], [1, 9, 8]])
-    >>> ops.convert_to_numpy(ops.sort(x)).tolist()
-    [[2, 3, 7], [1, 8, 9]]
-    >>> ops.convert_to_numpy(ops.sort(x, axis=0)).tolist()
-    [[1, 7, 2], [3, 9, 8]]
-    """
-
-
-def _cumulative_spec(op_name: str, x: Any, axis: Any = None, dtype: Any = None) -> Any:
-    shape = shape_of(x)
-    out_dtype = std_dtype(x) if dtype is None else dtype
-    if out_dtype == "bool":
-        out_dtype = "int32"
-    if axis is None:
-        return tensor((num_elements(shape),), out_dtype)
-    canonical_axis(op_name, axis, len(shape), shape)
-    return tensor(shape, out_dtype)
-
-
-@op(_cumulative_spec)
-def cumsum(x, axis=None, dtype=None):
-    """Cumulative sum along an axis (of the flattened tensor when axis is None).
-
-    Args:
-        x: a tensor.
-        axis: the axis to accumulate along; None accumulates the flattened tensor.
-        dtype: the dtype of the result; None: ``x``'s (int32 for bool).
-
-    Returns:
-        The running sums along ``axis``.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
-    >>> ops.convert_to_numpy(ops.cumsum(x)).tolist()
-    [1, 3, 6, 10, 15, 21]
-    >>> ops.convert_to_numpy(ops.cumsum(x, axis=1)).tolist()
-    [[1, 3, 6], [4, 9, 15]]
-    """
-
-
-@op(_cumulative_spec)
-def cumprod(x, axis=None, dtype=None):
-    """Cumulative product along an axis.
-
-    Args:
-        x: a tensor.
-        axis: the axis to accumulate along; None accumulates the flattened tensor.
-        dtype: the dtype of the result; None: ``x``'s (int32 for bool).
-
-    Returns:
-        The running products along ``axis``.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([[1, 2, 3], [4, 5, 6]])
-    >>> ops.convert_to_numpy(ops.cumprod(x)).tolist()
-    [1, 2, 6, 24, 120, 720]
-    >>> ops.convert_to_numpy(ops.cumprod(x, axis=0)).tolist()
-    [[1, 2, 3], [4, 10, 18]]
-    """
-
-
-@op(_cumulative_spec)
-def nancumsum(x, axis=None, dtype=None):
-    """Cumulative sum treating NaNs as zero.
-
-    Args:
-        x: a tensor.
-        axis: the axis to accumulate along; None accumulates the flattened tensor.
-        dtype: the dtype of the result; None: ``x``'s (int32 for bool).
-
-    Returns:
-        The running sums along ``axis``, with NaNs counting as 0.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([1.0, float('nan'), 3.0])
-    >>> ops.convert_to_numpy(ops.nancumsum(x)).tolist()
-    [1.0, 1.0, 4.0]
-    """
-
-
-@op(_cumulative_spec)
-def nancumprod(x, axis=None, dtype=None):
-    """Cumulative product treating NaNs as one.
-
-    Args:
-        x: a tensor.
-        axis: the axis to accumulate along; None accumulates the flattened tensor.
-        dtype: the dtype of the result; None: ``x``'s (int32 for bool).
-
-    Returns:
-        The running products along ``axis``, with NaNs counting as 1.
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> x = ops.convert_to_tensor([2.0, float('nan'), 3.0])
-    >>> ops.convert_to_numpy(ops.nancumprod(x)).tolist()
-    [2.0, 2.0, 6.0]
-    """
-
-
-def _diff_spec(op_name: str, a: Any, n: int = 1, axis: int = -1) -> Any:
-    shape = list(shape_of(a))
-    ax = canonical_axis(op_name, axis, len(shape), tuple(shape))
-    if shape[ax] is not None:
-        shape[ax] = builtins.max(0, shape[ax] - n)
-    return tensor(shape, std_dtype(a))
-
-
-@op(_diff_spec)
-def diff(a, n=1, axis=-1):
-    """The n-th discrete difference along an axis.
-
-    Args:
-        a: a tensor.
-        n: how many times to take differences.
-        axis: the axis to difference along.
-
-    Returns:
-        ``a[i + 1] - a[i]`` along ``axis``, applied ``n`` times (``axis`` shrinks by ``n``).
-
-    Example:
-
-    >>> from mb_ops import ops
-    >>> a = ops.convert_to_tensor([1, 4, 9, 16])
-    >>> ops.convert_to_numpy(ops.diff(a)).tolist()
-    [3, 5, 7]
-    >>> ops.convert_to_numpy(ops.diff(a, n=2)).tolist()
-    [2, 2]
-    >>> ops.convert_to_numpy(ops.diff(ops.convert_to_tensor([[1, 2], [5, 3]]), axis=0)).tolist()
-    [[4, 1]]
     """
 
 

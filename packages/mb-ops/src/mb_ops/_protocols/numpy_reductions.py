@@ -32,14 +32,6 @@ class NumpyReductions(Protocol):
         """Indices of the minimum values along an axis."""
         ...
 
-    def argpartition(self, x: Tensor, kth: Any, axis: Any = -1) -> Any:
-        """Indices that would partition the tensor around the ``kth`` element."""
-        ...
-
-    def argsort(self, x: Tensor, axis: Any = -1) -> Any:
-        """Indices that would sort the tensor along an axis."""
-        ...
-
     def average(self, x: Tensor, axis: Any = None, weights: Any = None) -> Any:
         """Weighted average along the given axis."""
         ...
@@ -54,18 +46,6 @@ class NumpyReductions(Protocol):
         """Number of non-zero values along the given axes."""
         ...
 
-    def cumprod(self, x: Tensor, axis: Any = None, dtype: Any = None) -> Any:
-        """Cumulative product along an axis."""
-        ...
-
-    def cumsum(self, x: Tensor, axis: Any = None, dtype: Any = None) -> Any:
-        """Cumulative sum along an axis (of the flattened tensor when axis is None)."""
-        ...
-
-    def diff(self, a: Tensor, n: Any = 1, axis: Any = -1) -> Any:
-        """The n-th discrete difference along an axis."""
-        ...
-
     def histogram(self, x: Tensor, bins: Any = 10, range: Any = None) -> Any:
         """Histogram of a 1D tensor: (counts, bin edges)."""
         ...
@@ -76,10 +56,6 @@ class NumpyReductions(Protocol):
 
     def mean(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:
         """Arithmetic mean along the given axes."""
-        ...
-
-    def median(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:
-        """Median along the given axes."""
         ...
 
     def min(self, x: Tensor, axis: Any = None, keepdims: Any = False, initial: Any = None) -> Any:
@@ -94,14 +70,6 @@ class NumpyReductions(Protocol):
         """Indices of the minimum values along an axis, ignoring NaNs."""
         ...
 
-    def nancumprod(self, x: Tensor, axis: Any = None, dtype: Any = None) -> Any:
-        """Cumulative product treating NaNs as one."""
-        ...
-
-    def nancumsum(self, x: Tensor, axis: Any = None, dtype: Any = None) -> Any:
-        """Cumulative sum treating NaNs as zero."""
-        ...
-
     def nanmax(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:
         """Maximum along the given axes, ignoring NaNs."""
         ...
@@ -110,28 +78,12 @@ class NumpyReductions(Protocol):
         """Mean along the given axes, ignoring NaNs."""
         ...
 
-    def nanmedian(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:
-        """Median along the given axes, ignoring NaNs."""
-        ...
-
     def nanmin(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:
         """Minimum along the given axes, ignoring NaNs."""
         ...
 
-    def nanpercentile(
-        self, x: Tensor, q: Any, axis: Any = None, method: Any = "linear", keepdims: Any = False
-    ) -> Any:
-        """The q-th percentiles along the given axes, ignoring NaNs."""
-        ...
-
     def nanprod(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:
         """Product along the given axes, treating NaNs as one."""
-        ...
-
-    def nanquantile(
-        self, x: Tensor, q: Any, axis: Any = None, method: Any = "linear", keepdims: Any = False
-    ) -> Any:
-        """The q-th quantiles along the given axes, ignoring NaNs."""
         ...
 
     def nanstd(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:
@@ -146,28 +98,12 @@ class NumpyReductions(Protocol):
         """Variance along the given axes, ignoring NaNs."""
         ...
 
-    def percentile(
-        self, x: Tensor, q: Any, axis: Any = None, method: Any = "linear", keepdims: Any = False
-    ) -> Any:
-        """The q-th percentiles along the given axes (q in [0, 100])."""
-        ...
-
     def prod(self, x: Tensor, axis: Any = None, keepdims: Any = False, dtype: Any = None) -> Any:
         """Product along the given axes."""
         ...
 
     def ptp(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:
         """Range (max - min) along the given axes."""
-        ...
-
-    def quantile(
-        self, x: Tensor, q: Any, axis: Any = None, method: Any = "linear", keepdims: Any = False
-    ) -> Any:
-        """The q-th quantiles along the given axes (q in [0, 1])."""
-        ...
-
-    def sort(self, x: Tensor, axis: Any = -1) -> Any:
-        """Sorted copy of the tensor along an axis."""
         ...
 
     def std(self, x: Tensor, axis: Any = None, keepdims: Any = False) -> Any:

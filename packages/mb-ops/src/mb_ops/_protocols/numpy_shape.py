@@ -8,32 +8,12 @@ from mb_ops._protocols._types import Tensor
 class NumpyShape(Protocol):
     """Every backend defines these in ``numpy/_shape.py``."""
 
-    def append(self, x1: Tensor, x2: Tensor, axis: Any = None) -> Any:
-        """Append ``x2`` to ``x1`` along an axis (flattened when axis is None)."""
-        ...
-
-    def array_split(self, x: Tensor, indices_or_sections: Any, axis: Any = 0) -> Any:
-        """Split a tensor into possibly unequal sub-tensors."""
-        ...
-
     def broadcast_to(self, x: Tensor, shape: Any) -> Any:
         """Broadcast a tensor to a new shape."""
         ...
 
-    def concatenate(self, xs: Tensor, axis: Any = 0) -> Any:
-        """Join a sequence of tensors along an existing axis."""
-        ...
-
     def copy(self, x: Tensor) -> Any:
         """A copy of the tensor."""
-        ...
-
-    def dsplit(self, x: Tensor, indices_or_sections: Any) -> Any:
-        """Split along the third axis."""
-        ...
-
-    def dstack(self, xs: Tensor) -> Any:
-        """Stack tensors along the third axis."""
         ...
 
     def expand_dims(self, x: Tensor, axis: Any) -> Any:
@@ -50,14 +30,6 @@ class NumpyShape(Protocol):
 
     def flipud(self, x: Tensor) -> Any:
         """Reverse the order of elements along axis 0."""
-        ...
-
-    def hsplit(self, x: Tensor, indices_or_sections: Any) -> Any:
-        """Split horizontally (column wise)."""
-        ...
-
-    def hstack(self, xs: Tensor) -> Any:
-        """Stack tensors horizontally (column wise)."""
         ...
 
     def moveaxis(self, x: Tensor, source: Any, destination: Any) -> Any:
@@ -96,16 +68,8 @@ class NumpyShape(Protocol):
         """Number of elements."""
         ...
 
-    def split(self, x: Tensor, indices_or_sections: Any, axis: Any = 0) -> Any:
-        """Split a tensor into sub-tensors along an axis."""
-        ...
-
     def squeeze(self, x: Tensor, axis: Any = None) -> Any:
         """Remove axes of size 1."""
-        ...
-
-    def stack(self, x: Tensor, axis: Any = 0) -> Any:
-        """Join a sequence of tensors along a new axis."""
         ...
 
     def swapaxes(self, x: Tensor, axis1: Any, axis2: Any) -> Any:
@@ -126,12 +90,4 @@ class NumpyShape(Protocol):
 
     def view(self, x: Tensor, dtype: Any = None) -> Any:
         """View the tensor's memory with another dtype."""
-        ...
-
-    def vsplit(self, x: Tensor, indices_or_sections: Any) -> Any:
-        """Split vertically (row wise)."""
-        ...
-
-    def vstack(self, xs: Tensor) -> Any:
-        """Stack tensors vertically (row wise)."""
         ...
