@@ -91,7 +91,9 @@ class SeedGenerator:
         """Return the current seed (shape (2,)) and advance the state."""
         numpy = _backends.backend_module("numpy")
         core = _core()
-        current = self.state.value
+        # A copy: torch's and TensorFlow's variables are updated in place, so the live
+        # value would already show the advanced state when returned.
+        current = numpy.copy(self.state.value)
         dtype = self.state.dtype
         if ordered:
             increment = core.convert_to_tensor([0, 1], dtype=dtype)

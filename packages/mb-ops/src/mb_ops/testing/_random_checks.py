@@ -110,6 +110,11 @@ def run_random_check(check: RandomCheck) -> str:
     if _dtypes.standardize_dtype(first.dtype) != check.dtype:
         raise AssertionError(f"{check.id}: dtype {first.dtype}, expected {check.dtype}.")
     np.testing.assert_array_equal(first, again, err_msg=f"{check.id}: int seed not reproducible")
+    # A generator's first draw is from its seed's state [seed, 0], as an int seed's.
+    fresh = _to_numpy(fn(*check.args, seed=mrandom.SeedGenerator(7), **check.kwargs))
+    np.testing.assert_array_equal(
+        fresh, first, err_msg=f"{check.id}: SeedGenerator(7)'s first draw differs from seed=7"
+    )
     generator = mrandom.SeedGenerator(3)
     a = _to_numpy(fn(*check.args, seed=generator, **check.kwargs))
     b = _to_numpy(fn(*check.args, seed=generator, **check.kwargs))
