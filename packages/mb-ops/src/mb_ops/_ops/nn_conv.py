@@ -464,7 +464,7 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     >>> from mb_ops import ops
     >>> x = np.arange(16, dtype="float32").reshape(1, 1, 4, 4)
     >>> blocks = ops.unfold(x, 2, stride=2)
-    >>> blocks.shape
+    >>> ops.shape(blocks)
     (1, 4, 4)
     >>> ops.convert_to_numpy(blocks)[0, :, 0].tolist()  # the top-left 2x2 block
     [0.0, 1.0, 4.0, 5.0]
