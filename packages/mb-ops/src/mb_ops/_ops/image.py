@@ -345,7 +345,7 @@ def sobel_edges(images, data_format=None):
 
     Returns:
         A tensor ``(batch, height, width, channels, 2)``: the vertical and horizontal
-        gradients (borders reflected).
+        gradients (how the border is padded differs by backend).
 
     Example:
 
