@@ -410,7 +410,17 @@ def is_traceback_filtering_enabled() -> bool:
 def requested_backend() -> tuple[str | None, str]:
     """The backend name asked for, and where it was asked (for error messages).
 
-    Returns ``(None, "default")`` when nothing asks for one.
+    Returns:
+        ``(name, origin)``: the name from ``MB_BACKEND``, ``KERAS_BACKEND`` or
+        ``mb.json``, and a phrase naming where it came from; ``(None, "default")`` when
+        nothing asks for one.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> name, origin = backends.requested_backend()
+    >>> name in (None, config.backend())
+    True
     """
     for var in ("MB_BACKEND", "KERAS_BACKEND"):
         value = os.environ.get(var)
