@@ -394,40 +394,178 @@ class Dot(_Merge):
 
 
 def add(inputs, **kwargs):
-    """Functional form of `Add`."""
+    """Functional form of `Add`: ``Add(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(add([a, b])).tolist()
+    [[5.0, 7.0]]
+    """
     return Add(**kwargs)(inputs)
 
 
 def subtract(inputs, **kwargs):
-    """Functional form of `Subtract`."""
+    """Functional form of `Subtract`: ``Subtract(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(subtract([a, b])).tolist()
+    [[-3.0, 3.0]]
+    """
     return Subtract(**kwargs)(inputs)
 
 
 def multiply(inputs, **kwargs):
-    """Functional form of `Multiply`."""
+    """Functional form of `Multiply`: ``Multiply(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(multiply([a, b])).tolist()
+    [[4.0, 10.0]]
+    """
     return Multiply(**kwargs)(inputs)
 
 
 def average(inputs, **kwargs):
-    """Functional form of `Average`."""
+    """Functional form of `Average`: ``Average(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(average([a, b])).tolist()
+    [[2.5, 3.5]]
+    """
     return Average(**kwargs)(inputs)
 
 
 def maximum(inputs, **kwargs):
-    """Functional form of `Maximum`."""
+    """Functional form of `Maximum`: ``Maximum(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(maximum([a, b])).tolist()
+    [[4.0, 5.0]]
+    """
     return Maximum(**kwargs)(inputs)
 
 
 def minimum(inputs, **kwargs):
-    """Functional form of `Minimum`."""
+    """Functional form of `Minimum`: ``Minimum(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(minimum([a, b])).tolist()
+    [[1.0, 2.0]]
+    """
     return Minimum(**kwargs)(inputs)
 
 
 def concatenate(inputs, axis=-1, **kwargs):
-    """Functional form of `Concatenate`."""
+    """Functional form of `Concatenate`: ``Concatenate(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        axis: the axis to concatenate along.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(concatenate([a, b])).tolist()
+    [[1.0, 5.0, 4.0, 2.0]]
+    """
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
 def dot(inputs, axes=-1, **kwargs):
-    """Functional form of `Dot`."""
+    """Functional form of `Dot`: ``Dot(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        axes: an int, or a pair of ints (one axis per input).
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(dot([a, b], axes=1)).tolist()
+    [[14.0]]
+    """
     return Dot(axes=axes, **kwargs)(inputs)
