@@ -41,6 +41,8 @@ TRAINS = frozenset(
         "mb_train._trainer._loop.TrainerMixin.fit",
         "mb_train.distillation._distiller.Distiller",
         "mb_ops.linalg.jvp",
+        "mb_ops._ops.core.custom_gradient",
+        "mb_ops.core.stop_gradient",
     }
 )
 TRAINING_BACKEND = "jax"

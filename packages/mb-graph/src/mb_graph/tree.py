@@ -39,7 +39,15 @@ NAMESPACE = "mb"
 
 
 class MAP_TO_NONE:
-    """Return this from a `traverse` function to replace a sub-tree by `None`."""
+    """Return this from a `traverse` function to replace a sub-tree by `None`.
+
+    (Returning None itself means "leave this sub-tree alone".)
+
+    Example:
+
+    >>> traverse(lambda x: MAP_TO_NONE if x == (1, 2) else None, [(1, 2), 3])
+    [None, 3]
+    """
 
 
 def register_tree_node_class(cls):
@@ -47,6 +55,29 @@ def register_tree_node_class(cls):
 
     The class must define ``tree_flatten(self) -> (children, aux)`` and the
     classmethod ``tree_unflatten(aux, children)``, as optree expects.
+
+    Args:
+        cls: the class.
+
+    Returns:
+        ``cls``, registered in mb's own optree namespace (other libraries do not see it).
+
+    Example:
+
+    >>> @register_tree_node_class
+    ... class Pair:
+    ...     def __init__(self, a, b):
+    ...         self.a, self.b = a, b
+    ...     def tree_flatten(self):
+    ...         return (self.a, self.b), None
+    ...     @classmethod
+    ...     def tree_unflatten(cls, aux, children):
+    ...         return cls(*children)
+    >>> flatten([Pair(1, 2), 3])
+    [1, 2, 3]
+    >>> doubled = map_structure(lambda x: x * 2, Pair(1, 2))
+    >>> doubled.a, doubled.b
+    (2, 4)
     """
     return optree.register_pytree_node_class(cls, namespace=NAMESPACE)
 
@@ -165,7 +196,22 @@ def map_structure_up_to(shallow_structure, func, *structures):
 def assert_same_structure(a, b, check_types=None):
     """Raises ValueError unless `a` and `b` are nested alike (same container types).
 
-    `check_types` is accepted for compatibility with Keras and has no effect.
+    Args:
+        a: a nested structure.
+        b: a nested structure.
+        check_types: accepted for compatibility with Keras and has no effect.
+
+    Raises:
+        ValueError: if a leaf of one stands where the other has a container.
+
+    Example:
+
+    >>> assert_same_structure([1, (2, 3)], [4, (5, 6)])  # no error
+    >>> try:
+    ...     assert_same_structure([1, 2], [1, [2]])
+    ... except ValueError:
+    ...     print("different")
+    different
     """
     del check_types  # Deprecated in Keras; no effect there either.
 
@@ -186,6 +232,22 @@ def assert_same_paths(a, b):
     """Raises ValueError unless `a` and `b` have the same leaf paths.
 
     Container types are ignored: ``[1, 2]`` and ``(3, 4)`` have the same paths.
+
+    Args:
+        a: a nested structure.
+        b: a nested structure.
+
+    Raises:
+        ValueError: naming the paths found in only one of them.
+
+    Example:
+
+    >>> assert_same_paths([1, 2], (3, 4))  # no error
+    >>> try:
+    ...     assert_same_paths({"x": 1}, {"y": 1})
+    ... except ValueError:
+    ...     print("different")
+    different
     """
     a_paths = set(optree.tree_paths(a, none_is_leaf=True, namespace=NAMESPACE))
     b_paths = set(optree.tree_paths(b, none_is_leaf=True, namespace=NAMESPACE))
@@ -258,7 +320,19 @@ def traverse(func, structure, top_down=True):
 
 
 def lists_to_tuples(structure):
-    """Returns `structure` with every list turned into a tuple."""
+    """Returns `structure` with every list turned into a tuple.
+
+    Args:
+        structure: a nested structure.
+
+    Returns:
+        The same structure with tuples in place of lists (at every depth).
+
+    Example:
+
+    >>> lists_to_tuples({"a": [1, [2, 3]]})
+    {'a': (1, (2, 3))}
+    """
     return traverse(lambda x: tuple(x) if isinstance(x, list) else None, structure, top_down=False)
 
 

@@ -13,11 +13,22 @@ class InputLayer(Layer):
         shape: the shape without the batch axis, e.g. ``(32,)``.
         batch_size: optional fixed batch size.
         dtype: the input's dtype (default floatx).
-        sparse, ragged: whether the input stands for a sparse / ragged tensor.
+        sparse: whether the input stands for a sparse tensor.
+        ragged: whether the input stands for a ragged tensor.
         batch_shape: the full shape, batch axis included (instead of `shape`).
         input_tensor: an existing KerasTensor to use as the input.
         optional: whether the input may be None.
         name: the layer's (and the tensor's) name.
+        **kwargs: ``input_shape`` and ``batch_input_shape``, old Keras names that are
+            accepted and ignored; anything else raises ``TypeError``.
+
+    Example:
+
+    >>> layer = InputLayer(shape=(3,), name="features")
+    >>> layer.output.shape, layer.output.dtype, layer.name
+    ((None, 3), 'float32', 'features')
+    >>> InputLayer(batch_shape=(8, 3), dtype="int32").output.shape
+    (8, 3)
     """
 
     def __init__(

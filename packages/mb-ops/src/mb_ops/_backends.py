@@ -49,7 +49,16 @@ CONTRACT_MODULES = (
 
 
 class BackendNotInstalledError(ImportError):
-    """A known backend was asked for, but its package or engine is missing."""
+    """A known backend was asked for, but its package or engine is missing.
+
+    A subclass of ``ImportError``; its message says what to install.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> issubclass(backends.BackendNotInstalledError, ImportError)
+    True
+    """
 
 
 @dataclass(frozen=True)
@@ -66,6 +75,13 @@ class BackendDescriptor:
         engine_loader: a module of the backend package that imports the engine the
             backend's way (e.g. without what the engine would import on the side),
             imported before any contract module; empty where a plain import will do.
+
+    Example:
+
+    >>> from mb_ops import backends
+    >>> numpy_backend = backends.available_backends()["numpy"]
+    >>> numpy_backend.module, numpy_backend.engine, numpy_backend.trainable
+    ('mb_backend_numpy', None, False)
     """
 
     name: str
@@ -88,7 +104,22 @@ def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
 
 
 def available_backends() -> dict[str, BackendDescriptor]:
-    """Every backend registered in this environment, by name (engines not imported)."""
+    """Every backend registered in this environment, by name (engines not imported).
+
+    Returns:
+        A dict from backend name to its ``BackendDescriptor``, sorted by name.
+
+    Raises:
+        TypeError: if an entry point of the ``mb.backends`` group is not a
+            ``BackendDescriptor``.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> found = backends.available_backends()
+    >>> config.backend() in found, found["numpy"].trainable
+    (True, False)
+    """
     out = {}
     for name, ep in sorted(_entry_points().items()):
         descriptor = ep.load()
@@ -109,7 +140,24 @@ def _install_hint(name: str) -> str:
 
 
 def resolve_backend_name() -> str:
-    """The name of the backend this process will use, validated but not loaded."""
+    """The name of the backend this process will use, validated but not loaded.
+
+    ``MB_BACKEND``, else ``KERAS_BACKEND``, else ``~/.mb/mb.json``, else jax when its
+    engine is installed, else numpy.
+
+    Returns:
+        A backend name.
+
+    Raises:
+        BackendNotInstalledError: if the requested backend (or its engine) is missing.
+        ValueError: if the requested name is not a backend.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> backends.resolve_backend_name() == config.backend()
+    True
+    """
     requested, origin = _config.requested_backend()
     backends = available_backends()
     if requested is None:
@@ -151,7 +199,17 @@ class _Active:
 
 
 def backend() -> str:
-    """The name of the active backend; fixes the choice for this process."""
+    """The name of the active backend; fixes the choice for this process.
+
+    Returns:
+        A backend name, e.g. ``"jax"``.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> config.backend() in backends.available_backends()
+    True
+    """
     if _Active.name is None:
         with _Active.lock:
             if _Active.name is None:
@@ -162,14 +220,37 @@ def backend() -> str:
 
 
 def backend_descriptor() -> BackendDescriptor:
-    """The descriptor of the active backend."""
+    """The descriptor of the active backend.
+
+    Returns:
+        A ``BackendDescriptor``.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> backends.backend_descriptor().name == config.backend()
+    True
+    """
     backend()
     assert _Active.descriptor is not None
     return _Active.descriptor
 
 
 def load_backend() -> ModuleType:
-    """Import and return the active backend package (imports its engine)."""
+    """Import and return the active backend package (imports its engine).
+
+    Returns:
+        The backend's package module (e.g. ``mb_backend_jax``).
+
+    Raises:
+        BackendNotInstalledError: if the package cannot be imported.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> backends.load_backend().__name__ == backends.backend_descriptor().module
+    True
+    """
     if _Active.module is None:
         descriptor = backend_descriptor()
         with _Active.lock:
@@ -188,7 +269,26 @@ def load_backend() -> ModuleType:
 
 
 def backend_module(name: str) -> ModuleType:
-    """One contract module of the active backend, e.g. ``backend_module("core")``."""
+    """One contract module of the active backend, e.g. ``backend_module("core")``.
+
+    Args:
+        name: a contract module: ``"core"``, ``"numpy"``, ``"nn"``, ``"math"``,
+            ``"linalg"``, ``"image"``, ``"random"``, ``"rnn"``, ``"training"``,
+            ``"layer"``, ``"distribution"`` or ``"export"``.
+
+    Returns:
+        The module.
+
+    Raises:
+        ValueError: for any other name.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> core = backends.backend_module("core")
+    >>> core.__name__ == backends.backend_descriptor().module + ".core"
+    True
+    """
     if name not in CONTRACT_MODULES:
         raise ValueError(
             f"{name!r} is not a backend contract module. Expected one of "
@@ -204,6 +304,23 @@ def set_backend(backend: str) -> None:
     Keras reloads every module to switch; mb refuses instead, because objects
     made on the old backend would silently stop working. Start a new process
     with ``MB_BACKEND`` set to switch.
+
+    Args:
+        backend: a backend name.
+
+    Raises:
+        RuntimeError: if another backend is already in use.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> config.set_backend(config.backend())  # the one in use: nothing changes
+    >>> other = "numpy" if config.backend() != "numpy" else "jax"
+    >>> try:
+    ...     config.set_backend(other)
+    ... except RuntimeError:
+    ...     print("refused")
+    refused
     """
     name = backend.strip().lower()
     if _Active.name is not None:

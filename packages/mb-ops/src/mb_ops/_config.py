@@ -17,7 +17,18 @@ _IMAGE_DATA_FORMATS = ("channels_last", "channels_first")
 
 
 def mb_home() -> Path:
-    """The folder that holds ``mb.json``: ``$MB_HOME``, else ``~/.mb``."""
+    """The folder that holds ``mb.json``: ``$MB_HOME``, else ``~/.mb``.
+
+    Returns:
+        A ``pathlib.Path`` (the folder need not exist).
+
+    Example:
+
+    >>> import pathlib
+    >>> from mb_ops import config
+    >>> isinstance(config.mb_home(), pathlib.Path)
+    True
+    """
     return Path(os.environ.get("MB_HOME") or Path.home() / ".mb")
 
 
@@ -108,32 +119,109 @@ _settings = _Settings()
 
 
 def floatx() -> str:
-    """The default float dtype, as a string (``"float32"`` unless configured)."""
+    """The default float dtype, as a string (``"float32"`` unless configured).
+
+    Returns:
+        ``"float16"``, ``"bfloat16"``, ``"float32"`` or ``"float64"``: the dtype of new
+        float tensors and weights when none is given.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.floatx()
+    'float32'
+    """
     return _settings.floatx
 
 
 def set_floatx(value: str) -> None:
-    """Set the default float dtype: one of float16, bfloat16, float32, float64."""
+    """Set the default float dtype: one of float16, bfloat16, float32, float64.
+
+    Args:
+        value: the dtype name.
+
+    Raises:
+        ValueError: for any other value.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> previous = config.floatx()
+    >>> config.set_floatx("float64")
+    >>> config.floatx()
+    'float64'
+    >>> config.set_floatx(previous)
+    """
     _settings.floatx = _check_floatx(value)
 
 
 def epsilon() -> float:
-    """The fuzz factor used in numeric expressions (``1e-7`` unless configured)."""
+    """The fuzz factor used in numeric expressions (``1e-7`` unless configured).
+
+    Returns:
+        A float, added to denominators and clipping bounds (losses, normalizations).
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.epsilon()
+    1e-07
+    """
     return _settings.epsilon
 
 
 def set_epsilon(value: float) -> None:
-    """Set the fuzz factor used in numeric expressions."""
+    """Set the fuzz factor used in numeric expressions.
+
+    Args:
+        value: a float.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> previous = config.epsilon()
+    >>> config.set_epsilon(1e-5)
+    >>> config.epsilon()
+    1e-05
+    >>> config.set_epsilon(previous)
+    """
     _settings.epsilon = _check_epsilon(value)
 
 
 def image_data_format() -> str:
-    """``"channels_last"`` or ``"channels_first"``."""
+    """``"channels_last"`` or ``"channels_first"``.
+
+    Returns:
+        The default layout of image layers and ops when their ``data_format`` is None
+        (``"channels_last"`` unless configured).
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.image_data_format()
+    'channels_last'
+    """
     return _settings.image_data_format
 
 
 def set_image_data_format(data_format: str) -> None:
-    """Set the default image layout: ``"channels_last"`` or ``"channels_first"``."""
+    """Set the default image layout: ``"channels_last"`` or ``"channels_first"``.
+
+    Args:
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+
+    Raises:
+        ValueError: for any other value.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> previous = config.image_data_format()
+    >>> config.set_image_data_format("channels_first")
+    >>> config.image_data_format()
+    'channels_first'
+    >>> config.set_image_data_format(previous)
+    """
     _settings.image_data_format = _check_image_data_format(data_format)
 
 
@@ -142,6 +230,15 @@ def max_epochs() -> int | None:
 
     Set with `set_max_epochs` or the environment variable ``MB_MAX_EPOCHS`` (or
     ``KERAS_MAX_EPOCHS``): a debugging aid to run a script quickly unchanged.
+
+    Returns:
+        A positive int, or None.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.max_epochs() is None  # unless MB_MAX_EPOCHS is set
+    True
     """
     return _settings.max_epochs
 
@@ -150,6 +247,18 @@ def set_max_epochs(max_epochs: int | None) -> None:
     """Cap the number of epochs of every ``fit`` call (None removes the cap).
 
     ``fit(epochs=n)`` then runs ``min(n, max_epochs)`` epochs and warns that it does.
+
+    Args:
+        max_epochs: a positive int, or None.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> previous = config.max_epochs()
+    >>> config.set_max_epochs(2)
+    >>> config.max_epochs()
+    2
+    >>> config.set_max_epochs(previous)
     """
     _settings.max_epochs = _check_cap("max_epochs", max_epochs)
 
@@ -159,24 +268,65 @@ def max_steps_per_epoch() -> int | None:
 
     Set with `set_max_steps_per_epoch` or ``MB_MAX_STEPS_PER_EPOCH`` (or
     ``KERAS_MAX_STEPS_PER_EPOCH``).
+
+    Returns:
+        A positive int, or None.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.max_steps_per_epoch() is None  # unless MB_MAX_STEPS_PER_EPOCH is set
+    True
     """
     return _settings.max_steps_per_epoch
 
 
 def set_max_steps_per_epoch(max_steps_per_epoch: int | None) -> None:
-    """Cap the steps of every epoch of ``fit``/``evaluate``/``predict`` (None: no cap)."""
+    """Cap the steps of every epoch of ``fit``/``evaluate``/``predict`` (None: no cap).
+
+    Args:
+        max_steps_per_epoch: a positive int, or None.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> previous = config.max_steps_per_epoch()
+    >>> config.set_max_steps_per_epoch(10)
+    >>> config.max_steps_per_epoch()
+    10
+    >>> config.set_max_steps_per_epoch(previous)
+    """
     _settings.max_steps_per_epoch = _check_cap("max_steps_per_epoch", max_steps_per_epoch)
 
 
 def enable_flash_attention() -> None:
-    """Let attention layers use the engine's fused (flash) kernel where it can run
-    (the default): `is_flash_attention_enabled` is then None, "where possible"."""
+    """Let attention layers use the engine's fused (flash) kernel where it can run.
+
+    This is the default: `is_flash_attention_enabled` is then None, "where possible".
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.enable_flash_attention()
+    >>> config.is_flash_attention_enabled() is None
+    True
+    """
     _settings.flash_attention = None
 
 
 def disable_flash_attention() -> None:
-    """Attention layers built from now on never use the fused (flash) kernel: they
-    compute the scores explicitly (``is_flash_attention_enabled()`` is False)."""
+    """Attention layers built from now on never use the fused (flash) kernel.
+
+    They compute the scores explicitly (``is_flash_attention_enabled()`` is False).
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.disable_flash_attention()
+    >>> config.is_flash_attention_enabled()
+    False
+    >>> config.enable_flash_attention()  # back to the default
+    """
     _settings.flash_attention = False
 
 
@@ -185,35 +335,92 @@ def is_flash_attention_enabled() -> bool | None:
 
     As Keras: the value is what attention layers built with ``flash_attention=None``
     take as their own setting.
+
+    Returns:
+        None or False.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.is_flash_attention_enabled() is None
+    True
     """
     return _settings.flash_attention
 
 
 def is_nnx_enabled() -> bool:
-    """Whether Flax NNX integration is on: always False, mb has no NNX mode (Keras
-    turns it on with ``KERAS_NNX_ENABLED`` on the jax backend)."""
+    """Whether Flax NNX integration is on: always False, mb has no NNX mode.
+
+    (Keras turns it on with ``KERAS_NNX_ENABLED`` on the jax backend.)
+
+    Returns:
+        False.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.is_nnx_enabled()
+    False
+    """
     return False
 
 
 def enable_traceback_filtering() -> None:
-    """Errors raised through mb calls show only the caller's frames (the default)."""
+    """Errors raised through mb calls show only the caller's frames (the default).
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.enable_traceback_filtering()
+    >>> config.is_traceback_filtering_enabled()
+    True
+    """
     _settings.traceback_filtering = True
 
 
 def disable_traceback_filtering() -> None:
-    """Errors raised through mb calls keep mb's own frames in their tracebacks."""
+    """Errors raised through mb calls keep mb's own frames in their tracebacks.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.disable_traceback_filtering()
+    >>> config.is_traceback_filtering_enabled()
+    False
+    >>> config.enable_traceback_filtering()  # back to the default
+    """
     _settings.traceback_filtering = False
 
 
 def is_traceback_filtering_enabled() -> bool:
-    """Whether mb removes its own frames from the tracebacks of errors (default True)."""
+    """Whether mb removes its own frames from the tracebacks of errors (default True).
+
+    Returns:
+        A bool.
+
+    Example:
+
+    >>> from mb_ops import config
+    >>> config.is_traceback_filtering_enabled()
+    True
+    """
     return _settings.traceback_filtering
 
 
 def requested_backend() -> tuple[str | None, str]:
     """The backend name asked for, and where it was asked (for error messages).
 
-    Returns ``(None, "default")`` when nothing asks for one.
+    Returns:
+        ``(name, origin)``: the name from ``MB_BACKEND``, ``KERAS_BACKEND`` or
+        ``mb.json``, and a phrase naming where it came from; ``(None, "default")`` when
+        nothing asks for one.
+
+    Example:
+
+    >>> from mb_ops import backends, config
+    >>> name, origin = backends.requested_backend()
+    >>> name in (None, config.backend())
+    True
     """
     for var in ("MB_BACKEND", "KERAS_BACKEND"):
         value = os.environ.get(var)

@@ -85,7 +85,25 @@ def lookup(module_name: str, name: str) -> Any:
 
 
 def unsupported_reason(module_name: str, name: str) -> str | None:
-    """Why the active backend does not provide ``<module>.<name>``, or None when it does."""
+    """Why the active backend does not provide ``<module>.<name>``, or None when it does.
+
+    Args:
+        module_name: a contract module, e.g. ``"training"``.
+        name: a function of that module, e.g. ``"value_and_grad"``.
+
+    Returns:
+        None, or a string: the reason the backend declares (e.g. numpy cannot
+        differentiate), or that the module lacks the name.
+
+    Example:
+
+    >>> from mb_ops import backends
+    >>> backends.unsupported_reason("numpy", "add") is None
+    True
+    >>> reason = backends.unsupported_reason("training", "value_and_grad")
+    >>> reason is None or isinstance(reason, str)  # None on backends that train
+    True
+    """
     module = _backends.backend_module(module_name)
     declared = declared_unsupported(module).get(name)
     if declared is not None:

@@ -131,19 +131,58 @@ def standardize_dtype(dtype: Any) -> str:
 
 
 def is_float_dtype(dtype: Any) -> bool:
-    """Whether ``dtype`` is a floating dtype (bfloat16, float16/32/64, float8)."""
+    """Whether ``dtype`` is a floating dtype (bfloat16, float16/32/64, float8).
+
+    Args:
+        dtype: a dtype name or object (NumPy, ml_dtypes or the backend's).
+
+    Returns:
+        A bool.
+
+    Example:
+
+    >>> from mb_ops import dtypes
+    >>> dtypes.is_float_dtype("bfloat16"), dtypes.is_float_dtype("int32")
+    (True, False)
+    """
     name = standardize_dtype(dtype)
     return name.startswith("float") or name.startswith("bfloat")
 
 
 def is_int_dtype(dtype: Any) -> bool:
-    """Whether ``dtype`` is a signed or unsigned integer dtype."""
+    """Whether ``dtype`` is a signed or unsigned integer dtype.
+
+    Args:
+        dtype: a dtype name or object.
+
+    Returns:
+        A bool (False for ``bool``).
+
+    Example:
+
+    >>> from mb_ops import dtypes
+    >>> dtypes.is_int_dtype("uint8"), dtypes.is_int_dtype("bool")
+    (True, False)
+    """
     name = standardize_dtype(dtype)
     return name.startswith("int") or name.startswith("uint")
 
 
 def is_complex_dtype(dtype: Any) -> bool:
-    """Whether ``dtype`` is complex64 or complex128."""
+    """Whether ``dtype`` is complex64 or complex128.
+
+    Args:
+        dtype: a dtype name or object.
+
+    Returns:
+        A bool.
+
+    Example:
+
+    >>> from mb_ops import dtypes
+    >>> dtypes.is_complex_dtype("complex64"), dtypes.is_complex_dtype("float32")
+    (True, False)
+    """
     return standardize_dtype(dtype).startswith("complex")
 
 
@@ -277,7 +316,21 @@ def result_type(*dtypes: Any) -> str:
 
 
 def dtype_of(x: Any) -> str:
-    """The mb dtype of a value: a tensor's dtype, or the weak type of a Python scalar."""
+    """The mb dtype of a value: a tensor's dtype, or the weak type of a Python scalar.
+
+    Args:
+        x: a tensor, an array, a Python scalar or a nested list.
+
+    Returns:
+        A dtype name; Python ints are ``"int32"``, floats ``floatx()``, bools ``"bool"``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import dtypes
+    >>> dtypes.dtype_of(np.zeros(2, "int8")), dtypes.dtype_of(3), dtypes.dtype_of(2.5)
+    ('int8', 'int32', 'float32')
+    """
     if isinstance(x, bool):
         return "bool"
     dtype = getattr(x, "dtype", None)
@@ -293,7 +346,24 @@ def dtype_of(x: Any) -> str:
 
 
 def python_type_or_dtype(x: Any) -> Any:
-    """What an op passes to ``result_type`` for one operand (``int`` for 3, …)."""
+    """What an op passes to ``result_type`` for one operand (``int`` for 3, …).
+
+    Python scalars stay Python types, so they take part in promotion weakly (``x + 1``
+    keeps ``x``'s dtype).
+
+    Args:
+        x: a tensor, an array, a Python scalar or a nested list.
+
+    Returns:
+        The operand's dtype, or ``bool``, ``int``, ``float`` or ``complex``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import dtypes
+    >>> dtypes.python_type_or_dtype(3), dtypes.python_type_or_dtype(np.zeros(2, "int8"))
+    (<class 'int'>, dtype('int8'))
+    """
     dtype = getattr(x, "dtype", None)
     if dtype is not None:
         return dtype

@@ -25,11 +25,17 @@ class StatelessScope:
             variables created inside it (deferred initialization).
 
     Example:
-        >>> v = mb_ops.Variable(1.0)  # doctest: +SKIP
-        >>> with StatelessScope([(v, 2.0)]) as scope:  # doctest: +SKIP
-        ...     v.assign_add(1.0)
-        >>> scope.get_current_value(v), v.numpy()  # doctest: +SKIP
-        (3.0, 1.0)
+
+    >>> import numpy as np
+    >>> import mb_ops
+    >>> from mb_ops import ops
+    >>> v = mb_ops.Variable(np.array([1.0, 2.0], "float32"))
+    >>> with mb_ops.StatelessScope([(v, np.array([5.0, 6.0], "float32"))]) as scope:
+    ...     _ = v.assign(v + 1.0)
+    >>> ops.convert_to_numpy(scope.get_current_value(v)).tolist()  # the scope's value
+    [6.0, 7.0]
+    >>> ops.convert_to_numpy(v).tolist()  # the variable is unchanged
+    [1.0, 2.0]
     """
 
     def __init__(
@@ -102,8 +108,22 @@ class DonatingStatelessScope(StatelessScope):
     such argument; it lives on this subclass so that mb's keeps Keras's signature.
 
     Args:
-        state_mapping, collect_losses, initialize_variables: as `StatelessScope`.
+        state_mapping: pairs ``(variable, value)`` of values to read instead.
+        collect_losses: collect losses added with ``add_loss`` in ``losses``.
+        initialize_variables: as in `StatelessScope`.
         donated: values of ``state_mapping`` that belong to the caller.
+
+    Example:
+
+    >>> import numpy as np
+    >>> import mb_ops
+    >>> from mb_ops import ops
+    >>> v = mb_ops.Variable(np.array([1.0, 2.0], "float32"))
+    >>> value = np.array([5.0, 6.0], "float32")
+    >>> with mb_ops.DonatingStatelessScope([(v, value)], donated=[value]) as scope:
+    ...     _ = v.assign(v + 1.0)
+    >>> ops.convert_to_numpy(scope.get_current_value(v)).tolist()
+    [6.0, 7.0]
     """
 
     def __init__(
@@ -126,17 +146,60 @@ class DonatingStatelessScope(StatelessScope):
 
 
 def get_stateless_scope() -> StatelessScope | None:
-    """The active StatelessScope, or None."""
+    """The active StatelessScope, or None.
+
+    Returns:
+        The innermost active ``StatelessScope`` of this thread, or None.
+
+    Example:
+
+    >>> import mb_ops
+    >>> with mb_ops.StatelessScope() as scope:
+    ...     print(mb_ops.get_stateless_scope() is scope)
+    True
+    >>> print(mb_ops.get_stateless_scope())
+    None
+    """
     return STATE.stateless_scope
 
 
 def in_stateless_scope() -> bool:
-    """Whether a StatelessScope is active in this thread."""
+    """Whether a StatelessScope is active in this thread.
+
+    Returns:
+        A bool.
+
+    Example:
+
+    >>> import mb_ops
+    >>> with mb_ops.StatelessScope():
+    ...     print(mb_ops.in_stateless_scope())
+    True
+    >>> mb_ops.in_stateless_scope()
+    False
+    """
     return STATE.stateless_scope is not None
 
 
 def initialize_all_variables() -> None:
-    """Initialize the variables whose initialization was deferred by a scope."""
+    """Initialize the variables whose initialization was deferred by a scope.
+
+    Variables created in a ``StatelessScope(initialize_variables=False)`` wait for this
+    call (or for an outer scope's exit) to get their values.
+
+    Example:
+
+    >>> import numpy as np
+    >>> import mb_ops
+    >>> from mb_ops import ops
+    >>> def ones(shape, dtype):
+    ...     return np.ones(shape, dtype)
+    >>> with mb_ops.StatelessScope(initialize_variables=False):
+    ...     v = mb_ops.Variable(ones, shape=(2,), dtype="float32")
+    >>> mb_ops.initialize_all_variables()
+    >>> ops.convert_to_numpy(v).tolist()
+    [1.0, 1.0]
+    """
     pending = STATE.uninitialized_variables
     STATE.uninitialized_variables = []
     for variable in pending:
@@ -144,7 +207,15 @@ def initialize_all_variables() -> None:
 
 
 class SymbolicScope:
-    """Marks code that runs during shape inference (symbolic tracing)."""
+    """Marks code that runs during shape inference (symbolic tracing).
+
+    Example:
+
+    >>> import mb_ops
+    >>> with mb_ops.SymbolicScope() as scope:
+    ...     print(mb_ops.in_symbolic_scope(), mb_ops.get_symbolic_scope() is scope)
+    True True
+    """
 
     def __enter__(self) -> SymbolicScope:
         self._previous = STATE.symbolic_scope
@@ -156,20 +227,62 @@ class SymbolicScope:
 
 
 def in_symbolic_scope() -> bool:
-    """Whether a SymbolicScope is active in this thread."""
+    """Whether a SymbolicScope is active in this thread.
+
+    Returns:
+        A bool.
+
+    Example:
+
+    >>> import mb_ops
+    >>> mb_ops.in_symbolic_scope()
+    False
+    >>> with mb_ops.SymbolicScope():
+    ...     print(mb_ops.in_symbolic_scope())
+    True
+    """
     return STATE.symbolic_scope is not None
 
 
 def get_symbolic_scope() -> SymbolicScope | None:
+    """The active SymbolicScope, or None.
+
+    Returns:
+        The innermost active ``SymbolicScope`` of this thread, or None.
+
+    Example:
+
+    >>> import mb_ops
+    >>> print(mb_ops.get_symbolic_scope())
+    None
+    """
     return STATE.symbolic_scope
 
 
 class AutocastScope:
     """While active, float variables with ``autocast=True`` read as ``dtype``.
 
+    Mixed-precision layers open one with their compute dtype, so float32 weights
+    are read as float16 (or bfloat16) in their ``call``.
+
     Args:
         dtype: a float dtype (the compute dtype of a mixed-precision policy),
             or None to switch autocasting off inside an outer scope.
+
+    Raises:
+        ValueError: if ``dtype`` is not a float dtype.
+
+    Example:
+
+    >>> import numpy as np
+    >>> import mb_ops
+    >>> from mb_ops import ops
+    >>> v = mb_ops.Variable(np.array([1.0], "float32"))
+    >>> with mb_ops.AutocastScope("float16"):
+    ...     print(ops.dtype(v.value))
+    float16
+    >>> ops.dtype(v.value)
+    'float32'
     """
 
     def __init__(self, dtype: Any) -> None:
@@ -189,6 +302,18 @@ class AutocastScope:
 
 
 def get_autocast_scope() -> AutocastScope | None:
+    """The active AutocastScope, or None.
+
+    Returns:
+        The innermost active ``AutocastScope`` of this thread, or None.
+
+    Example:
+
+    >>> import mb_ops
+    >>> with mb_ops.AutocastScope("bfloat16"):
+    ...     print(mb_ops.get_autocast_scope().dtype)
+    bfloat16
+    """
     return STATE.autocast_scope
 
 
@@ -248,7 +373,21 @@ class name_scope:
 
 
 def current_path() -> str:
-    """The ``/``-joined names of the active name scopes (``""`` at top level)."""
+    """The ``/``-joined names of the active name scopes (``""`` at top level).
+
+    Returns:
+        A string.
+
+    Example:
+
+    >>> import mb_ops
+    >>> with mb_ops.name_scope("block"):
+    ...     with mb_ops.name_scope("dense"):
+    ...         print(mb_ops.current_path())
+    block/dense
+    >>> mb_ops.current_path()
+    ''
+    """
     parts: list[str] = []
     for scope in STATE.name_scope_stack:
         if scope.override_parent is not None:

@@ -23,18 +23,43 @@ def _core() -> Any:
 
 
 def seed_dtype() -> str:
-    """The dtype of seed tensors on the active backend (``uint32`` unless it says otherwise)."""
+    """The dtype of seed tensors on the active backend (``uint32`` unless it says otherwise).
+
+    Returns:
+        A dtype name (``"uint32"`` on numpy and jax, ``"int64"`` on torch and tensorflow).
+
+    Example:
+
+    >>> from mb_ops import ops, random
+    >>> ops.dtype(random.draw_seed(5)) == random.seed_dtype()
+    True
+    """
     core = _core()
     fn = getattr(core, "random_seed_dtype", None)
     return fn() if fn is not None else "uint32"
 
 
 def make_default_seed() -> int:
+    """A random int seed in ``[1, 1e9]`` from Python's ``random`` (seeded by ``set_random_seed``).
+
+    Returns:
+        An int: the starting point of a ``SeedGenerator`` given no seed.
+
+    Example:
+
+    >>> from mb_ops import random
+    >>> seed = random.make_default_seed()
+    >>> isinstance(seed, int) and 1 <= seed <= 10**9
+    True
+    """
     return _pyrandom.randint(1, int(1e9))
 
 
 class SeedGenerator:
     """The state of a random stream: each ``next()`` returns a new seed.
+
+    Give one to a random op's ``seed`` argument (or a layer's) to draw different
+    values at every call, reproducibly from the generator's starting seed.
 
     Args:
         seed: an int, or None for a random starting point.
@@ -47,8 +72,17 @@ class SeedGenerator:
         backend: a `DynamicBackend` of the backend the state lives on.
 
     Example:
-        >>> gen = SeedGenerator(42)  # doctest: +SKIP
-        >>> mb_ops.random.normal((2,), seed=gen)  # doctest: +SKIP
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, random
+    >>> gen = random.SeedGenerator(42)
+    >>> a, b = random.normal((2,), seed=gen), random.normal((2,), seed=gen)
+    >>> bool(np.any(ops.convert_to_numpy(a) != ops.convert_to_numpy(b)))  # a new seed each call
+    True
+    >>> again = random.SeedGenerator(42)
+    >>> c = random.normal((2,), seed=again)  # the same start, the same values
+    >>> bool(np.all(ops.convert_to_numpy(c) == ops.convert_to_numpy(a)))
+    True
     """
 
     def __init__(self, seed: int | None = None, name: str | None = None, **kwargs: Any) -> None:
@@ -124,14 +158,39 @@ class _Global:
 
 
 def global_seed_generator() -> SeedGenerator:
-    """The generator used when a random op gets ``seed=None``."""
+    """The generator used when a random op gets ``seed=None``.
+
+    Returns:
+        The process's global ``SeedGenerator``, created on first use (restarted by
+        ``set_random_seed`` and ``clear_session``).
+
+    Example:
+
+    >>> from mb_ops import random
+    >>> random.global_seed_generator() is random.global_seed_generator()
+    True
+    """
     if _Global.generator is None:
         _Global.generator = SeedGenerator(name="global_seed_generator")
     return _Global.generator
 
 
 def set_global_seed(seed: int | None) -> None:
-    """Restart the global generator from ``seed`` (used by ``set_random_seed``)."""
+    """Restart the global generator from ``seed`` (used by ``set_random_seed``).
+
+    Args:
+        seed: an int, or None to start afresh from a random seed on next use.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, random
+    >>> random.set_global_seed(3)
+    >>> a = ops.convert_to_numpy(random.normal((2,)))
+    >>> random.set_global_seed(3)
+    >>> bool((ops.convert_to_numpy(random.normal((2,))) == a).all())
+    True
+    """
     _Global.generator = None if seed is None else SeedGenerator(seed, name="global_seed_generator")
 
 
@@ -140,6 +199,22 @@ def set_random_seed(seed: int) -> None:
 
     Python's `random`, NumPy's global generator (data shuffling) and mb's global
     `SeedGenerator` (initializers, dropout and other random ops given no seed).
+
+    Args:
+        seed: an int.
+
+    Raises:
+        TypeError: if ``seed`` is not an int.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, random
+    >>> random.set_random_seed(3)
+    >>> a = ops.convert_to_numpy(random.normal((2,)))
+    >>> random.set_random_seed(3)
+    >>> bool((ops.convert_to_numpy(random.normal((2,))) == a).all())
+    True
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError(
@@ -166,6 +241,15 @@ def draw_seed(seed: Any) -> Any:
 
     Returns:
         A backend tensor of shape (2,) and the backend's seed dtype.
+
+    Raises:
+        ValueError: for any other ``seed``.
+
+    Example:
+
+    >>> from mb_ops import ops, random
+    >>> ops.convert_to_numpy(random.draw_seed(5)).tolist()
+    [5, 0]
     """
     if isinstance(seed, SeedGenerator):
         return seed.next()

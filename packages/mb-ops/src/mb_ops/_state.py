@@ -27,6 +27,19 @@ def get_uid(prefix: str = "") -> int:
     """Return 1, 2, 3, … for successive calls with the same prefix (``keras.backend.get_uid``).
 
     The counters are mb_graph's, shared with operation and layer names.
+
+    Args:
+        prefix: the counter's name.
+
+    Returns:
+        An int, counted from 1 per prefix (again after ``clear_session()``).
+
+    Example:
+
+    >>> import mb_ops
+    >>> mb_ops.clear_session()
+    >>> mb_ops.get_uid("block"), mb_ops.get_uid("block"), mb_ops.get_uid("other")
+    (1, 2, 1)
     """
     return naming.get_uid(prefix)
 
@@ -53,6 +66,18 @@ def clear_session(free_memory: bool = True) -> None:
     (Keras's default) Python's garbage collector runs too, so models dropped in
     reference cycles release their variables now; the engines' own device caches
     are theirs to manage.
+
+    Args:
+        free_memory: whether to run Python's garbage collector.
+
+    Example:
+
+    >>> import mb_ops
+    >>> mb_ops.get_uid("block"), mb_ops.get_uid("block")
+    (1, 2)
+    >>> mb_ops.clear_session()
+    >>> mb_ops.get_uid("block")
+    1
     """
     reset_uids()
     STATE.uninitialized_variables = []

@@ -41,7 +41,34 @@ def filtered_traceback(tb: types.TracebackType | None) -> types.TracebackType | 
 
 
 def filter_traceback(fn):
-    """Wraps `fn` so that exceptions leaving it carry a filtered traceback."""
+    """Wraps `fn` so that exceptions leaving it carry a filtered traceback.
+
+    mb's own frames (``mb``, ``mb_*`` modules) and TensorFlow's are dropped from the
+    traceback, unless ``config.disable_traceback_filtering()`` was called; the
+    exception itself (its type, message, ``__cause__``) is unchanged.
+
+    Args:
+        fn: a function.
+
+    Returns:
+        The wrapped function.
+
+    Example:
+
+    >>> import mb_ops
+    >>> @mb_ops.filter_traceback
+    ... def check(x):
+    ...     if x < 0:
+    ...         raise ValueError(f"expected x >= 0, received {x}")
+    ...     return x
+    >>> check(2)
+    2
+    >>> try:
+    ...     check(-1)
+    ... except ValueError as error:
+    ...     print(error)
+    expected x >= 0, received -1
+    """
 
     @functools.wraps(fn)
     def error_handler(*args, **kwargs):

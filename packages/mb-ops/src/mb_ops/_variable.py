@@ -39,7 +39,23 @@ def set_operator_namespace(namespace: Any) -> None:
 
 
 def set_initializer_lookup(fn: Any) -> None:
-    """Let Variable accept string initializers: ``fn("zeros")`` returns a callable."""
+    """Let Variable accept string initializers: ``fn("zeros")`` returns a callable.
+
+    Register ``mb_layers.initializers.get`` (or any lookup) here so that
+    ``Variable("ones", shape=...)`` works. (Nothing registers one on import yet.)
+
+    Args:
+        fn: a function from an initializer's name to ``initializer(shape, dtype)``.
+
+    Example:
+
+    >>> import mb_ops
+    >>> from mb_layers import initializers
+    >>> from mb_ops import ops
+    >>> mb_ops.set_initializer_lookup(initializers.get)
+    >>> ops.convert_to_numpy(mb_ops.Variable("ones", shape=(2,), dtype="float32")).tolist()
+    [1.0, 1.0]
+    """
     _Hooks.initializer_lookup = fn
 
 
@@ -50,7 +66,24 @@ def _core() -> Any:
 
 
 def standardize_shape(shape: Any) -> tuple[int, ...]:
-    """A variable's shape as a tuple of ints; refuses unknown dimensions."""
+    """A variable's shape as a tuple of ints; refuses unknown dimensions.
+
+    Args:
+        shape: an iterable of ints (or objects with ``__index__``, e.g. NumPy ints).
+
+    Returns:
+        A tuple of non-negative Python ints.
+
+    Raises:
+        ValueError: for None, a non-iterable, an unknown (None) or a negative dimension.
+
+    Example:
+
+    >>> import numpy as np
+    >>> import mb_ops
+    >>> mb_ops.standardize_shape([2, np.int64(3)])
+    (2, 3)
+    """
     if shape is None or not hasattr(shape, "__iter__"):
         raise ValueError(f"Cannot use {shape!r} as a variable shape; give a tuple of ints.")
     out = []

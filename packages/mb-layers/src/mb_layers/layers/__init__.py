@@ -195,10 +195,40 @@ _registry.register_builtin(Layer, module="keras")  # Keras's canonical name is k
 
 
 def serialize(layer):
-    """The serialized dict of a layer (Keras 3's form; ``build_config`` when built)."""
+    """The serialized dict of a layer (Keras 3's form; ``build_config`` when built).
+
+    Args:
+        layer: a layer.
+
+    Returns:
+        A JSON-friendly dict: ``module``, ``class_name``, ``config`` (the layer's
+        ``get_config()``), ``registered_name`` and, for a built layer, ``build_config``.
+
+    Example:
+
+    >>> from mb_layers import layers
+    >>> config = layers.serialize(layers.Dense(3))
+    >>> config["class_name"], config["config"]["units"]
+    ('Dense', 3)
+    """
     return _registry.serialize(layer)
 
 
 def deserialize(config, custom_objects=None):
-    """The layer described by `config` (built when the config records a build)."""
+    """The layer described by `config` (built when the config records a build).
+
+    Args:
+        config: a dict made by ``serialize`` (or by Keras 3).
+        custom_objects: a dict from names to the classes and functions of user code.
+
+    Returns:
+        A new layer.
+
+    Example:
+
+    >>> from mb_layers import layers
+    >>> layer = layers.deserialize(layers.serialize(layers.Dense(3, activation="relu")))
+    >>> type(layer).__name__, layer.units
+    ('Dense', 3)
+    """
     return _registry.deserialize(config, custom_objects=custom_objects)

@@ -18,7 +18,20 @@ class _Elementwise(Layer):
 
 
 class Activation(_Elementwise):
-    """Applies an activation function (name or callable) to its input."""
+    """Applies an activation function (name or callable) to its input.
+
+    Args:
+        activation: the name of an activation (``"relu"``, ``"gelu"``, ...) or a callable.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([-2.0, -0.5, 0.0, 3.0], "float32")
+    >>> ops.convert_to_numpy(Activation("relu")(x)).tolist()
+    [0.0, 0.0, 0.0, 3.0]
+    """
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
@@ -32,7 +45,22 @@ class Activation(_Elementwise):
 
 
 class ELU(_Elementwise):
-    """Exponential linear unit with slope `alpha` for negative inputs."""
+    """Exponential linear unit with slope `alpha` for negative inputs.
+
+    ``x`` for ``x > 0``, ``alpha * (exp(x) - 1)`` otherwise.
+
+    Args:
+        alpha: the scale of the negative part.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([-2.0, -0.5, 0.0, 3.0], "float32")
+    >>> ops.convert_to_numpy(ELU()(x)).astype("float64").round(4).tolist()
+    [-0.8647, -0.3935, 0.0, 3.0]
+    """
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)
@@ -46,7 +74,20 @@ class ELU(_Elementwise):
 
 
 class LeakyReLU(_Elementwise):
-    """``x`` for positive inputs, ``negative_slope * x`` otherwise."""
+    """``x`` for positive inputs, ``negative_slope * x`` otherwise.
+
+    Args:
+        negative_slope: the slope for negative inputs (Keras's old name: ``alpha``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([-2.0, -0.5, 0.0, 3.0], "float32")
+    >>> ops.convert_to_numpy(LeakyReLU(negative_slope=0.1)(x)).astype("float64").round(4).tolist()
+    [-0.2, -0.05, 0.0, 3.0]
+    """
 
     def __init__(self, negative_slope=0.3, **kwargs):
         if "alpha" in kwargs:
@@ -67,7 +108,27 @@ class LeakyReLU(_Elementwise):
 
 
 class ReLU(_Elementwise):
-    """Rectified linear unit with optional cap, leak and threshold."""
+    """Rectified linear unit with optional cap, leak and threshold.
+
+    ``max_value`` for ``x >= max_value``, ``x`` for ``threshold <= x < max_value``,
+    ``negative_slope * (x - threshold)`` otherwise.
+
+    Args:
+        max_value: None or the largest output.
+        negative_slope: the slope below ``threshold``.
+        threshold: the input value below which the slope is ``negative_slope``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([-2.0, -0.5, 0.0, 3.0], "float32")
+    >>> ops.convert_to_numpy(ReLU()(x)).tolist()
+    [0.0, 0.0, 0.0, 3.0]
+    >>> ops.convert_to_numpy(ReLU(max_value=2.0)(x)).tolist()
+    [0.0, 0.0, 0.0, 2.0]
+    """
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -105,7 +166,25 @@ def _large_negative(dtype):
 
 
 class Softmax(_Elementwise):
-    """Softmax along `axis` (an int or a tuple); masked positions get probability ~0."""
+    """Softmax along `axis` (an int or a tuple); masked positions get probability ~0.
+
+    Args:
+        axis: an int or a tuple of ints.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Call arguments:
+        inputs: a tensor of logits.
+        mask: None or a boolean tensor of the same shape: False positions are excluded.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> logits = np.array([[1.0, 1.0, 5.0]], "float32")
+    >>> y = Softmax()(logits, mask=np.array([[True, True, False]]))
+    >>> ops.convert_to_numpy(y).astype("float64").round(4).tolist()
+    [[0.5, 0.5, 0.0]]
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -133,8 +212,23 @@ class PReLU(Layer):
     """Leaky ReLU whose negative slope `alpha` is learned (per unit).
 
     Args:
-        alpha_initializer, alpha_regularizer, alpha_constraint: for `alpha`.
+        alpha_initializer: the initializer of `alpha` (zeros: a plain ReLU at first).
+        alpha_regularizer: a penalty on `alpha`.
+        alpha_constraint: a projection applied to `alpha` after updates.
         shared_axes: axes (1-based, batch excluded) along which `alpha` is shared.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([-2.0, -0.5, 0.0, 3.0], "float32")
+    >>> from mb_layers import initializers
+    >>> layer = PReLU(alpha_initializer=initializers.Constant(0.25))
+    >>> ops.convert_to_numpy(layer(x[None])).astype("float64").round(4).tolist()
+    [[-0.5, -0.125, 0.0, 3.0]]
+    >>> tuple(layer.alpha.shape)
+    (4,)
     """
 
     def __init__(

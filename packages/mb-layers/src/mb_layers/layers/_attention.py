@@ -129,11 +129,37 @@ class _BaseDenseAttention(Layer):
 class Attention(_BaseDenseAttention):
     """Dot-product (Luong-style) attention over ``[query, value(, key)]``.
 
+    The output is ``softmax(query @ key^T) @ value`` (scores scaled by a learned scalar
+    with ``use_scale``).
+
     Args:
         use_scale: learn a scalar that scales the scores.
-        score_mode: ``"dot"`` or ``"concat"``.
+        score_mode: ``"dot"`` or ``"concat"`` (``sum(tanh(query + key))``).
         dropout: dropout rate on the attention weights (training only).
         seed: seed of that dropout.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Call arguments:
+        inputs: ``[query, value]`` or ``[query, value, key]``: tensors
+            ``(batch, Tq, dim)``, ``(batch, Tv, dim)`` and ``(batch, Tv, dim)`` (``key``
+            defaults to ``value``).
+        mask: None or ``[query_mask, value_mask]``: boolean tensors ``(batch, Tq)`` and
+            ``(batch, Tv)``; masked values are not attended to.
+        return_attention_scores: whether to also return the ``(batch, Tq, Tv)`` weights.
+        training: whether dropout applies.
+        use_causal_mask: whether query position ``i`` attends only to positions ``<= i``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> query = np.array([[[1.0, 0.0]]], "float32")
+    >>> value = np.array([[[1.0, 0.0], [0.0, 1.0]]], "float32")
+    >>> out, scores = Attention()([query, value], return_attention_scores=True)
+    >>> ops.convert_to_numpy(scores).astype("float64").round(4).tolist()
+    [[[0.7311, 0.2689]]]
+    >>> ops.convert_to_numpy(out).astype("float64").round(4).tolist()
+    [[[0.7311, 0.2689]]]
     """
 
     def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
@@ -186,9 +212,33 @@ class Attention(_BaseDenseAttention):
 class AdditiveAttention(_BaseDenseAttention):
     """Additive (Bahdanau-style) attention over ``[query, value(, key)]``.
 
+    The scores are ``sum(scale * tanh(query + key))`` over the features.
+
     Args:
         use_scale: learn one scale per feature.
-        dropout, seed: dropout on the attention weights.
+        dropout: dropout rate on the attention weights (training only).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...), and ``seed``,
+            the seed of that dropout.
+
+    Call arguments:
+        inputs: ``[query, value]`` or ``[query, value, key]``: tensors
+            ``(batch, Tq, dim)``, ``(batch, Tv, dim)`` and ``(batch, Tv, dim)`` (``key``
+            defaults to ``value``).
+        mask: None or ``[query_mask, value_mask]``: boolean tensors ``(batch, Tq)`` and
+            ``(batch, Tv)``; masked values are not attended to.
+        return_attention_scores: whether to also return the ``(batch, Tq, Tv)`` weights.
+        training: whether dropout applies.
+        use_causal_mask: whether query position ``i`` attends only to positions ``<= i``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> query = np.ones((2, 3, 4), "float32")
+    >>> value = np.ones((2, 5, 4), "float32")
+    >>> out, scores = AdditiveAttention()([query, value], return_attention_scores=True)
+    >>> ops.shape(out), ops.shape(scores)
+    ((2, 3, 4), (2, 3, 5))
     """
 
     def __init__(self, use_scale=True, dropout=0.0, **kwargs):
@@ -597,7 +647,38 @@ class GroupedQueryAttention(_ProjectedAttention):
         head_dim: size of each head.
         num_query_heads: number of query heads.
         num_key_value_heads: number of key/value heads (divides the above).
-        dropout, use_bias, kernel_*/bias_*, seed: as in `MultiHeadAttention`.
+        dropout: dropout rate on the attention weights (training only).
+        use_bias: whether the projections have biases.
+        sliding_window: None or an int ``w``: each query attends to the ``w`` positions
+            before it only.
+        flash_attention: whether to use a fused kernel; None: where available.
+        kernel_initializer, bias_initializer: initializers of the projections.
+        kernel_regularizer, bias_regularizer: penalties on them.
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections applied to them after updates.
+        use_gate: whether a learned sigmoid gate multiplies the attention output.
+        seed: seed of the dropout.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Call arguments:
+        query: a tensor ``(batch, Tq, dim)``.
+        value: a tensor ``(batch, Tv, dim)``.
+        key: None or a tensor ``(batch, Tv, dim)`` (defaults to ``value``).
+        attention_mask: None or a boolean tensor ``(batch, Tq, Tv)``.
+        return_attention_scores: whether to also return the weights
+            ``(batch, num_query_heads, Tq, Tv)``.
+        training: whether dropout applies.
+        use_causal_mask: whether query position ``i`` attends only to positions ``<= i``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = GroupedQueryAttention(head_dim=8, num_query_heads=4, num_key_value_heads=2)
+    >>> query, value = np.ones((2, 3, 16), "float32"), np.ones((2, 5, 16), "float32")
+    >>> out, scores = layer(query, value, return_attention_scores=True)
+    >>> ops.shape(out), ops.shape(scores)
+    ((2, 3, 16), (2, 4, 3, 5))
     """
 
     _keras_export_name = "GroupQueryAttention"

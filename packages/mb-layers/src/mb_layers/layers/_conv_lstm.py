@@ -294,18 +294,147 @@ for _name in (
 
 
 class ConvLSTM1D(_ConvLSTM):
-    """Convolutional LSTM over sequences of 1D feature maps ``(batch, time, steps, channels)``."""
+    """Convolutional LSTM over sequences of 1D feature maps ``(batch, time, steps, channels)``.
+
+    The LSTM's matrix products are convolutions: the input, the output and the two
+    states are feature maps.
+
+    Args:
+        filters: the number of output channels (of the output and the states).
+        kernel_size: an int or one int per spatial axis: the convolution window.
+        strides: an int or one int per spatial axis.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        dilation_rate: an int or one int per spatial axis.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        recurrent_activation: the activation of the gates; default ``"sigmoid"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
+        unit_forget_bias: add 1 to the forget gate's initial bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        return_sequences: return every step's output, not only the last.
+        return_state: also return the final states.
+        go_backwards: process the sequence in reverse.
+        stateful: not supported yet (raises ``NotImplementedError``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((2, 4, 10, 3), "float32")
+    >>> ops.shape(ConvLSTM1D(5, 3)(x))
+    (2, 8, 5)
+    >>> ops.shape(ConvLSTM1D(5, 3, padding="same", return_sequences=True)(x))
+    (2, 4, 10, 5)
+    """
 
     _rank = 1
 
 
 class ConvLSTM2D(_ConvLSTM):
-    """Convolutional LSTM over sequences of images ``(batch, time, rows, cols, channels)``."""
+    """Convolutional LSTM over sequences of images ``(batch, time, rows, cols, channels)``.
+
+    The LSTM's matrix products are convolutions: the input, the output and the two
+    states are feature maps.
+
+    Args:
+        filters: the number of output channels (of the output and the states).
+        kernel_size: an int or one int per spatial axis: the convolution window.
+        strides: an int or one int per spatial axis.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        dilation_rate: an int or one int per spatial axis.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        recurrent_activation: the activation of the gates; default ``"sigmoid"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
+        unit_forget_bias: add 1 to the forget gate's initial bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        return_sequences: return every step's output, not only the last.
+        return_state: also return the final states.
+        go_backwards: process the sequence in reverse.
+        stateful: not supported yet (raises ``NotImplementedError``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((1, 3, 6, 6, 2), "float32")
+    >>> outputs, h, c = ConvLSTM2D(4, 3, padding="same", return_state=True)(x)
+    >>> ops.shape(outputs), ops.shape(h), ops.shape(c)
+    ((1, 6, 6, 4), (1, 6, 6, 4), (1, 6, 6, 4))
+    """
 
     _rank = 2
 
 
 class ConvLSTM3D(_ConvLSTM):
-    """Convolutional LSTM over sequences of volumes."""
+    """Convolutional LSTM over sequences of volumes ``(batch, time, *spatial, channels)``.
+
+    The LSTM's matrix products are convolutions: the input, the output and the two
+    states are feature maps.
+
+    Args:
+        filters: the number of output channels (of the output and the states).
+        kernel_size: an int or one int per spatial axis: the convolution window.
+        strides: an int or one int per spatial axis.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        dilation_rate: an int or one int per spatial axis.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        recurrent_activation: the activation of the gates; default ``"sigmoid"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
+        unit_forget_bias: add 1 to the forget gate's initial bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        return_sequences: return every step's output, not only the last.
+        return_state: also return the final states.
+        go_backwards: process the sequence in reverse.
+        stateful: not supported yet (raises ``NotImplementedError``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((1, 2, 4, 4, 4, 1), "float32")
+    >>> ops.shape(ConvLSTM3D(2, 3)(x))
+    (1, 2, 2, 2, 2)
+    """
 
     _rank = 3

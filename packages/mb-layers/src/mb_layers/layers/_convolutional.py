@@ -298,7 +298,42 @@ class _Conv(_BaseConv):
 
 
 class Conv1D(_Conv):
-    """1D convolution over ``(batch, steps, channels)`` (padding may be ``"causal"``)."""
+    """1D convolution over ``(batch, steps, channels)`` (padding may be ``"causal"``).
+
+    The kernel has shape ``(kernel_size, input_channels // groups, filters)``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int: the size of the window.
+        strides: an int: the step of the window.
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1), or ``"causal"`` (left padding only, so
+            step ``t`` sees no later step).
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int: the spacing of the window's elements.
+        groups: split the input channels into this many groups, each convolved
+            with its own filters.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(5, dtype="float32").reshape(1, 5, 1)
+    >>> layer = Conv1D(1, 2, kernel_initializer="ones", use_bias=False)
+    >>> ops.convert_to_numpy(layer(x))[0, :, 0].tolist()
+    [1.0, 3.0, 5.0, 7.0]
+    >>> causal = Conv1D(1, 2, padding="causal", kernel_initializer="ones", use_bias=False)
+    >>> ops.convert_to_numpy(causal(x))[0, :, 0].tolist()
+    [0.0, 1.0, 3.0, 5.0, 7.0]
+    """
 
     _rank = 1
 
@@ -345,7 +380,38 @@ class Conv2D(_Conv):
 
 
 class Conv3D(_Conv):
-    """3D convolution over volumes."""
+    """3D convolution over volumes.
+
+    The kernel has shape ``(*kernel_size, input_channels // groups, filters)``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or 3 ints: the size of the window.
+        strides: an int or 3 ints: the step of the window.
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int or 3 ints: the spacing of the window's elements.
+        groups: split the input channels into this many groups, each convolved
+            with its own filters.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = Conv3D(4, 3)
+    >>> y = layer(np.ones((2, 5, 6, 7, 3), "float32"))
+    >>> ops.shape(y), tuple(layer.kernel.shape)
+    ((2, 3, 4, 5, 4), (3, 3, 3, 3, 4))
+    """
 
     _rank = 3
     __init__ = _with_defaults(_Conv.__init__, **_3D)
@@ -436,20 +502,115 @@ class _ConvTranspose(_BaseConv):
 
 
 class Conv1DTranspose(_ConvTranspose):
-    """Transposed 1D convolution."""
+    """Transposed 1D convolution (upsampling; the gradient of ``Conv1D`` for its input).
+
+    The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
+    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int: the size of the window.
+        strides: an int: the step of the window (the upsampling factor).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        output_padding: None or an int: extra size added to one side of the
+            output.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[[1.0], [2.0]]], "float32")
+    >>> layer = Conv1DTranspose(1, 2, strides=2, kernel_initializer="ones", use_bias=False)
+    >>> ops.convert_to_numpy(layer(x))[0, :, 0].tolist()
+    [1.0, 1.0, 2.0, 2.0]
+    """
 
     _rank = 1
 
 
 class Conv2DTranspose(_ConvTranspose):
-    """Transposed 2D convolution."""
+    """Transposed 2D convolution (upsampling; the gradient of ``Conv2D`` for its input).
+
+    The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
+    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or 2 ints: the size of the window.
+        strides: an int or 2 ints: the step of the window (the upsampling factor).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        output_padding: None or an int or 2 ints: extra size added to one side of the
+            output.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int or 2 ints: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = Conv2DTranspose(8, 3, strides=2, padding="same")
+    >>> y = layer(np.ones((1, 4, 4, 3), "float32"))
+    >>> ops.shape(y), tuple(layer.kernel.shape)
+    ((1, 8, 8, 8), (3, 3, 8, 3))
+    """
 
     _rank = 2
     __init__ = _with_defaults(_ConvTranspose.__init__, **_2D)
 
 
 class Conv3DTranspose(_ConvTranspose):
-    """Transposed 3D convolution."""
+    """Transposed 3D convolution (upsampling; the gradient of ``Conv3D`` for its input).
+
+    The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
+    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or 3 ints: the size of the window.
+        strides: an int or 3 ints: the step of the window (the upsampling factor).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        output_padding: None or an int or 3 ints: extra size added to one side of the
+            output.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int or 3 ints: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = Conv3DTranspose(2, 2, strides=2)
+    >>> ops.shape(layer(np.ones((1, 2, 3, 4, 3), "float32")))
+    (1, 4, 6, 8, 2)
+    """
 
     _rank = 3
 
@@ -567,13 +728,75 @@ class _DepthwiseConv(_BaseConv):
 
 
 class DepthwiseConv1D(_DepthwiseConv):
-    """Depthwise 1D convolution (one filter set per input channel)."""
+    """Depthwise 1D convolution (one filter set per input channel).
+
+    Each input channel is convolved with its own ``depth_multiplier`` filters; the kernel
+    has shape ``(*kernel_size, input_channels, depth_multiplier)`` and the output
+    ``input_channels * depth_multiplier`` channels.
+
+    Args:
+        kernel_size: an int: the size of the window.
+        strides: an int: the step of the window.
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        depth_multiplier: the number of filters per input channel.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        depthwise_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        depthwise_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        depthwise_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((1, 3, 2), "float32") * [1.0, 2.0]
+    >>> layer = DepthwiseConv1D(2, depthwise_initializer="ones", use_bias=False)
+    >>> ops.convert_to_numpy(layer(x))[0].tolist()
+    [[2.0, 4.0], [2.0, 4.0]]
+    """
 
     _rank = 1
 
 
 class DepthwiseConv2D(_DepthwiseConv):
-    """Depthwise 2D convolution (one filter set per input channel)."""
+    """Depthwise 2D convolution (one filter set per input channel).
+
+    Each input channel is convolved with its own ``depth_multiplier`` filters; the kernel
+    has shape ``(*kernel_size, input_channels, depth_multiplier)`` and the output
+    ``input_channels * depth_multiplier`` channels.
+
+    Args:
+        kernel_size: an int or 2 ints: the size of the window.
+        strides: an int or 2 ints: the step of the window.
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        depth_multiplier: the number of filters per input channel.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int or 2 ints: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        depthwise_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        depthwise_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        depthwise_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = DepthwiseConv2D(3, depth_multiplier=2)
+    >>> y = layer(np.ones((1, 5, 5, 3), "float32"))
+    >>> ops.shape(y), tuple(layer.kernel.shape)
+    ((1, 3, 3, 6), (3, 3, 3, 2))
+    """
 
     _rank = 2
     __init__ = _with_defaults(_DepthwiseConv.__init__, **_2D)
@@ -669,13 +892,83 @@ class _SeparableConv(_BaseConv):
 
 
 class SeparableConv1D(_SeparableConv):
-    """Depthwise then pointwise 1D convolution."""
+    """Depthwise then pointwise 1D convolution.
+
+    A depthwise convolution (kernel ``(*kernel_size, input_channels, depth_multiplier)``)
+    followed by a pointwise one (kernel ``(*ones, input_channels * depth_multiplier,
+    filters)``): fewer weights than a full convolution.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int: the size of the window.
+        strides: an int: the step of the window.
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        depth_multiplier: the number of filters per input channel.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        depthwise_initializer, pointwise_initializer, bias_initializer:
+            initializers of the weights (as in ``Dense``).
+        depthwise_regularizer, pointwise_regularizer, bias_regularizer:
+            penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        depthwise_constraint, pointwise_constraint, bias_constraint:
+            projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = SeparableConv1D(4, 3)
+    >>> y = layer(np.ones((2, 10, 3), "float32"))
+    >>> ops.shape(y), tuple(layer.depthwise_kernel.shape), tuple(layer.pointwise_kernel.shape)
+    ((2, 8, 4), (3, 3, 1), (1, 3, 4))
+    """
 
     _rank = 1
 
 
 class SeparableConv2D(_SeparableConv):
-    """Depthwise then pointwise 2D convolution."""
+    """Depthwise then pointwise 2D convolution.
+
+    A depthwise convolution (kernel ``(*kernel_size, input_channels, depth_multiplier)``)
+    followed by a pointwise one (kernel ``(*ones, input_channels * depth_multiplier,
+    filters)``): fewer weights than a full convolution.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or 2 ints: the size of the window.
+        strides: an int or 2 ints: the step of the window.
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        depth_multiplier: the number of filters per input channel.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int or 2 ints: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        depthwise_initializer, pointwise_initializer, bias_initializer:
+            initializers of the weights (as in ``Dense``).
+        depthwise_regularizer, pointwise_regularizer, bias_regularizer:
+            penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        depthwise_constraint, pointwise_constraint, bias_constraint:
+            projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = SeparableConv2D(4, 3, padding="same")
+    >>> y = layer(np.ones((1, 6, 6, 3), "float32"))
+    >>> ops.shape(y), tuple(layer.depthwise_kernel.shape), tuple(layer.pointwise_kernel.shape)
+    ((1, 6, 6, 4), (3, 3, 3, 1), (1, 1, 3, 4))
+    """
 
     _rank = 2
     __init__ = _with_defaults(_SeparableConv.__init__, **_2D)

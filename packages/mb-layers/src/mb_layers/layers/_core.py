@@ -250,7 +250,18 @@ class Embedding(Layer):
 
 
 class Identity(Layer):
-    """Returns its input unchanged (masks included)."""
+    """Returns its input unchanged (masks included).
+
+    Args:
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(Identity()(np.array([[1.0, 2.0]], "float32"))).tolist()
+    [[1.0, 2.0]]
+    """
 
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
@@ -275,8 +286,20 @@ class Identity(Layer):
 class Masking(Layer):
     """Masks timesteps whose features all equal `mask_value` (and zeroes them).
 
+    Layers after it that support masking (RNNs, ``GlobalAveragePooling1D``, attention)
+    skip the masked steps.
+
     Args:
         mask_value: the padding value.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[[1.0], [0.0], [2.0]]], "float32")  # the second step is padding
+    >>> ops.convert_to_numpy(Masking().compute_mask(x)).tolist()
+    [[True, False, True]]
     """
 
     def __init__(self, mask_value=0.0, **kwargs):

@@ -72,7 +72,23 @@ class _Merge(Layer):
 
 
 class Add(_Merge):
-    """Sums its inputs."""
+    """Sums its inputs.
+
+    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
+    axis apart).
+
+    Args:
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(Add()([a, b])).tolist()
+    [[5.0, 7.0]]
+    """
 
     def _merge(self, inputs):
         out = inputs[0]
@@ -82,7 +98,23 @@ class Add(_Merge):
 
 
 class Subtract(_Merge):
-    """``inputs[0] - inputs[1]`` (exactly two inputs)."""
+    """``inputs[0] - inputs[1]`` (exactly two inputs).
+
+    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
+    axis apart).
+
+    Args:
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(Subtract()([a, b])).tolist()
+    [[-3.0, 3.0]]
+    """
 
     def _check_inputs(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
@@ -93,7 +125,23 @@ class Subtract(_Merge):
 
 
 class Multiply(_Merge):
-    """Multiplies its inputs elementwise."""
+    """Multiplies its inputs elementwise.
+
+    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
+    axis apart).
+
+    Args:
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(Multiply()([a, b])).tolist()
+    [[4.0, 10.0]]
+    """
 
     def _merge(self, inputs):
         out = inputs[0]
@@ -103,7 +151,23 @@ class Multiply(_Merge):
 
 
 class Average(_Merge):
-    """The elementwise mean of its inputs."""
+    """The elementwise mean of its inputs.
+
+    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
+    axis apart).
+
+    Args:
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(Average()([a, b])).tolist()
+    [[2.5, 3.5]]
+    """
 
     def _merge(self, inputs):
         out = inputs[0]
@@ -113,7 +177,23 @@ class Average(_Merge):
 
 
 class Maximum(_Merge):
-    """The elementwise maximum of its inputs."""
+    """The elementwise maximum of its inputs.
+
+    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
+    axis apart).
+
+    Args:
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(Maximum()([a, b])).tolist()
+    [[4.0, 5.0]]
+    """
 
     def _merge(self, inputs):
         out = inputs[0]
@@ -123,7 +203,23 @@ class Maximum(_Merge):
 
 
 class Minimum(_Merge):
-    """The elementwise minimum of its inputs."""
+    """The elementwise minimum of its inputs.
+
+    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
+    axis apart).
+
+    Args:
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(Minimum()([a, b])).tolist()
+    [[1.0, 2.0]]
+    """
 
     def _merge(self, inputs):
         out = inputs[0]
@@ -133,7 +229,25 @@ class Minimum(_Merge):
 
 
 class Concatenate(_Merge):
-    """Concatenates its inputs along `axis`."""
+    """Concatenates its inputs along `axis`.
+
+    The inputs are a list of tensors with the same shape except along `axis`.
+
+    Args:
+        axis: the axis to concatenate along.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0]], "float32")
+    >>> ops.convert_to_numpy(Concatenate()([a, b])).tolist()
+    [[1.0, 5.0, 4.0]]
+    >>> ops.shape(Concatenate(axis=0)([a, a]))
+    (2, 2)
+    """
 
     _min_inputs = 1
 
@@ -197,6 +311,19 @@ class Dot(_Merge):
     Args:
         axes: an int, or a pair of ints (one axis per input).
         normalize: L2-normalize along the axes first (cosine proximity).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 2.0], [3.0, 4.0]], "float32")
+    >>> b = np.array([[5.0, 6.0], [7.0, 8.0]], "float32")
+    >>> ops.convert_to_numpy(Dot(axes=1)([a, b])).tolist()
+    [[17.0], [53.0]]
+    >>> cosine = Dot(axes=1, normalize=True)([a, a])
+    >>> ops.convert_to_numpy(cosine).astype("float64").round(4).tolist()
+    [[1.0], [1.0]]
     """
 
     def __init__(self, axes, normalize=False, **kwargs):
@@ -267,40 +394,178 @@ class Dot(_Merge):
 
 
 def add(inputs, **kwargs):
-    """Functional form of `Add`."""
+    """Functional form of `Add`: ``Add(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(add([a, b])).tolist()
+    [[5.0, 7.0]]
+    """
     return Add(**kwargs)(inputs)
 
 
 def subtract(inputs, **kwargs):
-    """Functional form of `Subtract`."""
+    """Functional form of `Subtract`: ``Subtract(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(subtract([a, b])).tolist()
+    [[-3.0, 3.0]]
+    """
     return Subtract(**kwargs)(inputs)
 
 
 def multiply(inputs, **kwargs):
-    """Functional form of `Multiply`."""
+    """Functional form of `Multiply`: ``Multiply(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(multiply([a, b])).tolist()
+    [[4.0, 10.0]]
+    """
     return Multiply(**kwargs)(inputs)
 
 
 def average(inputs, **kwargs):
-    """Functional form of `Average`."""
+    """Functional form of `Average`: ``Average(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(average([a, b])).tolist()
+    [[2.5, 3.5]]
+    """
     return Average(**kwargs)(inputs)
 
 
 def maximum(inputs, **kwargs):
-    """Functional form of `Maximum`."""
+    """Functional form of `Maximum`: ``Maximum(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(maximum([a, b])).tolist()
+    [[4.0, 5.0]]
+    """
     return Maximum(**kwargs)(inputs)
 
 
 def minimum(inputs, **kwargs):
-    """Functional form of `Minimum`."""
+    """Functional form of `Minimum`: ``Minimum(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(minimum([a, b])).tolist()
+    [[1.0, 2.0]]
+    """
     return Minimum(**kwargs)(inputs)
 
 
 def concatenate(inputs, axis=-1, **kwargs):
-    """Functional form of `Concatenate`."""
+    """Functional form of `Concatenate`: ``Concatenate(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        axis: the axis to concatenate along.
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(concatenate([a, b])).tolist()
+    [[1.0, 5.0, 4.0, 2.0]]
+    """
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
 def dot(inputs, axes=-1, **kwargs):
-    """Functional form of `Dot`."""
+    """Functional form of `Dot`: ``Dot(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.
+        axes: an int, or a pair of ints (one axis per input).
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(dot([a, b], axes=1)).tolist()
+    [[14.0]]
+    """
     return Dot(axes=axes, **kwargs)(inputs)

@@ -80,13 +80,39 @@ class _ScaleCenter(Layer):
 class BatchNormalization(_ScaleCenter):
     """Normalizes with batch statistics in training and moving averages in inference.
 
+    In training (``training=True``) each feature is normalized with the mean and variance
+    of the batch, and the moving averages move towards them:
+    ``moving = moving * momentum + batch * (1 - momentum)``. In inference the moving
+    averages are used.
+
     Args:
         axis: the features axis (default -1).
         momentum: of the moving averages.
         epsilon: added to the variance.
-        center, scale: whether to learn `beta` / `gamma`.
-        *_initializer, *_regularizer, *_constraint: for the four weights.
+        center: whether to learn an offset ``beta``.
+        scale: whether to learn a scale ``gamma``.
+        beta_initializer, gamma_initializer: initializers of the learned offset
+            (beta) and scale (gamma).
+        beta_regularizer, gamma_regularizer: penalties on them.
+        beta_constraint, gamma_constraint: projections applied to them after updates.
+        moving_mean_initializer, moving_variance_initializer: initializers of the moving
+            statistics.
+        renorm, renorm_clipping, renorm_momentum: batch renormalization (not supported:
+            ``renorm=True`` raises ``NotImplementedError``).
         synchronized: accepted for compatibility (single-device statistics).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[1.0, 2.0], [3.0, 6.0]], "float32")
+    >>> layer = BatchNormalization(epsilon=0.0)
+    >>> ops.convert_to_numpy(layer(x, training=True)).astype("float64").round(4).tolist()
+    [[-1.0, -1.0], [1.0, 1.0]]
+    >>> mean = ops.convert_to_numpy(layer.moving_mean)  # 0.99 * 0 + 0.01 * [2, 4]
+    >>> mean.astype("float64").round(4).tolist()
+    [0.02, 0.04]
     """
 
     def __init__(
@@ -217,8 +243,26 @@ class LayerNormalization(_ScaleCenter):
     Args:
         axis: an int or a list of ints.
         epsilon: added to the variance.
-        center, scale: whether to learn `beta` / `gamma`.
-        rms_scaling: scale by the root mean square only (no centering).
+        center: whether to learn an offset ``beta``.
+        scale: whether to learn a scale ``gamma``.
+        beta_initializer, gamma_initializer: initializers of the learned offset
+            (beta) and scale (gamma).
+        beta_regularizer, gamma_regularizer: penalties on them.
+        beta_constraint, gamma_constraint: projections applied to them after updates.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...);
+            ``rms_scaling=True`` (deprecated in Keras; use ``RMSNormalization``) scales
+            by the root mean square only, without centering.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = LayerNormalization(epsilon=0.0)
+    >>> y = layer(np.array([[1.0, 2.0, 3.0]], "float32"))
+    >>> ops.convert_to_numpy(y).astype("float64").round(4).tolist()
+    [[-1.2247, 0.0, 1.2247]]
+    >>> [tuple(w.shape) for w in layer.weights]  # gamma and beta
+    [(3,), (3,)]
     """
 
     def __init__(
@@ -315,11 +359,30 @@ class LayerNormalization(_ScaleCenter):
 class GroupNormalization(_ScaleCenter):
     """Normalizes each example over groups of channels.
 
+    The channels are split into `groups` groups; each group of each example is
+    normalized over its channels and spatial positions.
+
     Args:
-        groups: the number of groups (divides the channels).
+        groups: the number of groups (divides the channels); 1 is layer normalization,
+            the number of channels is instance normalization.
         axis: the channels axis.
-        epsilon, center, scale, *_initializer, *_regularizer, *_constraint:
-            as in `LayerNormalization`.
+        epsilon: added to the variance.
+        center: whether to learn an offset ``beta``.
+        scale: whether to learn a scale ``gamma``.
+        beta_initializer, gamma_initializer: initializers of the learned offset
+            (beta) and scale (gamma).
+        beta_regularizer, gamma_regularizer: penalties on them.
+        beta_constraint, gamma_constraint: projections applied to them after updates.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[1.0, 3.0, 10.0, 30.0]], "float32")
+    >>> y = GroupNormalization(groups=2, epsilon=0.0)(x)
+    >>> ops.convert_to_numpy(y).astype("float64").round(4).tolist()
+    [[-1.0, 1.0, -1.0, 1.0]]
     """
 
     def __init__(
@@ -404,7 +467,22 @@ class GroupNormalization(_ScaleCenter):
 
 
 class RMSNormalization(Layer):
-    """``x / sqrt(mean(x**2) + epsilon) * scale`` over `axis`."""
+    """``x / sqrt(mean(x**2) + epsilon) * scale`` over `axis`.
+
+    Args:
+        axis: an int or a list of ints: the axes whose mean square is used.
+        epsilon: added to the mean square.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = RMSNormalization(epsilon=0.0)
+    >>> y = layer(np.array([[3.0, 4.0]], "float32"))
+    >>> ops.convert_to_numpy(y).astype("float64").round(4).tolist()
+    [[0.8485, 1.1314]]
+    """
 
     def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
         super().__init__(**kwargs)
@@ -430,7 +508,20 @@ class RMSNormalization(Layer):
 
 
 class UnitNormalization(Layer):
-    """Scales each example to unit L2 norm over `axis`."""
+    """Scales each example to unit L2 norm over `axis`.
+
+    Args:
+        axis: an int or a list of ints: the axes the norm is taken over.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> y = UnitNormalization()(np.array([[3.0, 4.0]], "float32"))
+    >>> ops.convert_to_numpy(y).astype("float64").round(4).tolist()
+    [[0.6, 0.8]]
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

@@ -59,6 +59,26 @@ class RNN(Layer):
             ``rnn(unroll=True)``) instead of looping.
         zero_output_for_mask: masked steps output zeros instead of the
             previous output (with `return_sequences`).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Call arguments:
+        inputs: a tensor ``(batch, steps, features)``.
+        mask: None or a boolean tensor ``(batch, steps)``: masked steps keep the state.
+        training: whether dropout applies.
+        initial_state: None or a list of the cell's initial states.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((2, 5, 3), "float32")
+    >>> ops.shape(RNN(LSTMCell(4))(x))
+    (2, 4)
+    >>> outputs, h, c = RNN(LSTMCell(4), return_sequences=True, return_state=True)(x)
+    >>> ops.shape(outputs), ops.shape(h), ops.shape(c)
+    ((2, 5, 4), (2, 4), (2, 4))
+    >>> ops.shape(RNN([SimpleRNNCell(8), SimpleRNNCell(2)])(x))  # stacked cells
+    (2, 2)
     """
 
     def __init__(
@@ -324,7 +344,43 @@ for _name in (
 
 
 class SimpleRNN(_CellRNN):
-    """A fully connected RNN whose output is fed back as its state."""
+    """A fully connected RNN whose output is fed back as its state.
+
+    Each step computes ``h = activation(x @ kernel + h @ recurrent_kernel + bias)``.
+
+    Args:
+        units: the size of the output and the state.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        return_sequences: return every step's output, not only the last.
+        return_state: also return the final states.
+        go_backwards: process the sequence in reverse.
+        stateful: not supported yet (raises ``NotImplementedError``).
+        unroll: unroll the time loop instead of looping.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((2, 5, 3), "float32")
+    >>> ops.shape(SimpleRNN(4)(x))
+    (2, 4)
+    >>> ops.shape(SimpleRNN(4, return_sequences=True)(x))
+    (2, 5, 4)
+    """
 
     _cell_class = SimpleRNNCell
     _cell_name = "simple_rnn_cell"
@@ -358,7 +414,46 @@ class SimpleRNN(_CellRNN):
 
 
 class LSTM(_CellRNN):
-    """Long short-term memory layer (Hochreiter & Schmidhuber, 1997)."""
+    """Long short-term memory layer (Hochreiter & Schmidhuber, 1997).
+
+    Args:
+        units: the size of the output and of the two states.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        recurrent_activation: the activation of the gates; default ``"sigmoid"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
+        unit_forget_bias: add 1 to the forget gate's initial bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        return_sequences: return every step's output, not only the last.
+        return_state: also return the final states.
+        go_backwards: process the sequence in reverse.
+        stateful: not supported yet (raises ``NotImplementedError``).
+        unroll: unroll the time loop instead of looping.
+        use_cudnn: ``"auto"``, True or False: whether a fused kernel may be used
+            where the backend has one.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((2, 5, 3), "float32")
+    >>> ops.shape(LSTM(4)(x))
+    (2, 4)
+    >>> outputs, h, c = LSTM(4, return_sequences=True, return_state=True)(x)
+    >>> ops.shape(outputs), ops.shape(h), ops.shape(c)
+    ((2, 5, 4), (2, 4), (2, 4))
+    """
 
     _cell_class = LSTMCell
     _cell_name = "lstm_cell"
@@ -416,7 +511,47 @@ class LSTM(_CellRNN):
 
 
 class GRU(_CellRNN):
-    """Gated recurrent unit layer (Cho et al., 2014)."""
+    """Gated recurrent unit layer (Cho et al., 2014).
+
+    Args:
+        units: the size of the output and the state.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        recurrent_activation: the activation of the gates; default ``"sigmoid"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        reset_after: apply the reset gate after the recurrent matmul (the
+            cuDNN-compatible form, Keras's default).
+        return_sequences: return every step's output, not only the last.
+        return_state: also return the final states.
+        go_backwards: process the sequence in reverse.
+        stateful: not supported yet (raises ``NotImplementedError``).
+        unroll: unroll the time loop instead of looping.
+        use_cudnn: ``"auto"``, True or False: whether a fused kernel may be used
+            where the backend has one.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((2, 5, 3), "float32")
+    >>> ops.shape(GRU(4)(x))
+    (2, 4)
+    >>> outputs, h = GRU(4, return_sequences=True, return_state=True)(x)
+    >>> ops.shape(outputs), ops.shape(h)
+    ((2, 5, 4), (2, 4))
+    """
 
     _cell_class = GRUCell
     _cell_name = "gru_cell"
@@ -484,7 +619,19 @@ class Bidirectional(Layer):
         layer: the recurrent layer (its config makes the forward copy).
         merge_mode: ``"concat"``, ``"sum"``, ``"mul"``, ``"ave"`` or None
             (return both).
+        weights: None or a list of initial weights (forward layer's, then backward's).
         backward_layer: optional explicit backward layer.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((2, 5, 3), "float32")
+    >>> ops.shape(Bidirectional(LSTM(4))(x))  # forward and backward concatenated
+    (2, 8)
+    >>> ops.shape(Bidirectional(GRU(4, return_sequences=True), merge_mode="sum")(x))
+    (2, 5, 4)
     """
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
@@ -624,7 +771,25 @@ class Bidirectional(Layer):
 
 
 class TimeDistributed(Layer):
-    """Applies `layer` to every step of ``(batch, steps, ...)`` inputs."""
+    """Applies `layer` to every step of ``(batch, steps, ...)`` inputs.
+
+    The same layer (the same weights) runs on each slice ``inputs[:, t]``.
+
+    Args:
+        layer: the layer applied at each step.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> from mb_layers.layers import Dense
+    >>> layer = TimeDistributed(Dense(2))
+    >>> ops.shape(layer(np.ones((4, 10, 3), "float32")))
+    (4, 10, 2)
+    >>> tuple(layer.layer.kernel.shape)  # one kernel for every step
+    (3, 2)
+    """
 
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)

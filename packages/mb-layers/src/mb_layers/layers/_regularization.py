@@ -30,11 +30,27 @@ class _Noise(Layer):
 class Dropout(_Noise):
     """Sets a fraction `rate` of the inputs to 0 during training (and scales the rest).
 
+    The kept values are multiplied by ``1 / (1 - rate)``, so the expected sum is
+    unchanged; outside training (``training=False``, the default) the layer is the
+    identity.
+
     Args:
         rate: the fraction dropped, in [0, 1].
         noise_shape: shape of the keep/drop mask, broadcast over the input
             (None entries take the input's size).
-        seed: an int for reproducible masks.
+        seed: an int for reproducible noise; None: drawn from the global seed.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = Dropout(0.5, seed=1)
+    >>> x = np.ones((1, 8), "float32")
+    >>> ops.convert_to_numpy(layer(x)).tolist()  # inference: unchanged
+    [[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]
+    >>> set(ops.convert_to_numpy(layer(x, training=True)).ravel().tolist()) <= {0.0, 2.0}
+    True
     """
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
@@ -102,7 +118,26 @@ class _SpatialDropout(Dropout):
 
 
 class SpatialDropout1D(_SpatialDropout):
-    """Drops whole channels of ``(batch, steps, channels)`` inputs."""
+    """Drops whole channels of ``(batch, steps, channels)`` inputs.
+
+    In training a channel is zeroed at every step at once (or kept and scaled by
+    ``1 / (1 - rate)``), which suits features correlated along the steps.
+
+    Args:
+        rate: the fraction of channels dropped, in [0, 1].
+        seed: an int for reproducible noise; None: drawn from the global seed.
+        name: the layer's name.
+        dtype: the layer's dtype policy.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> out = SpatialDropout1D(0.5, seed=1)(np.ones((1, 3, 4), "float32"), training=True)
+    >>> out = ops.convert_to_numpy(out)[0]
+    >>> bool((out == out[0]).all())  # the same channels dropped at every step
+    True
+    """
 
     _rank = 3
 
@@ -111,19 +146,72 @@ class SpatialDropout1D(_SpatialDropout):
 
 
 class SpatialDropout2D(_SpatialDropout):
-    """Drops whole feature maps of 4D inputs."""
+    """Drops whole feature maps of 4D inputs.
+
+    Args:
+        rate: the fraction of channels dropped, in [0, 1].
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        seed: an int for reproducible noise; None: drawn from the global seed.
+        name: the layer's name.
+        dtype: the layer's dtype policy.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((1, 2, 2, 4), "float32")
+    >>> out = ops.convert_to_numpy(SpatialDropout2D(0.5, seed=1)(x, training=True))[0]
+    >>> bool((out == out[0, 0]).all())  # the same channels dropped at every position
+    True
+    """
 
     _rank = 4
 
 
 class SpatialDropout3D(_SpatialDropout):
-    """Drops whole feature volumes of 5D inputs."""
+    """Drops whole feature volumes of 5D inputs.
+
+    Args:
+        rate: the fraction of channels dropped, in [0, 1].
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        seed: an int for reproducible noise; None: drawn from the global seed.
+        name: the layer's name.
+        dtype: the layer's dtype policy.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((1, 2, 2, 2, 4), "float32")
+    >>> out = ops.convert_to_numpy(SpatialDropout3D(0.5, seed=1)(x, training=True))[0]
+    >>> bool((out == out[0, 0, 0]).all())
+    True
+    """
 
     _rank = 5
 
 
 class GaussianNoise(_Noise):
-    """Adds N(0, `stddev`) noise during training."""
+    """Adds N(0, `stddev`) noise during training.
+
+    Args:
+        stddev: the standard deviation of the noise.
+        seed: an int for reproducible noise; None: drawn from the global seed.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = GaussianNoise(0.1, seed=1)
+    >>> x = np.ones((1, 4), "float32")
+    >>> ops.convert_to_numpy(layer(x)).tolist()  # inference: unchanged
+    [[1.0, 1.0, 1.0, 1.0]]
+    >>> ops.shape(layer(x, training=True))
+    (1, 4)
+    """
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -146,7 +234,24 @@ class GaussianNoise(_Noise):
 
 
 class GaussianDropout(_Noise):
-    """Multiplies by N(1, sqrt(rate / (1 - rate))) noise during training."""
+    """Multiplies by N(1, sqrt(rate / (1 - rate))) noise during training.
+
+    Args:
+        rate: the drop probability of the equivalent ``Dropout``, in [0, 1).
+        seed: an int for reproducible noise; None: drawn from the global seed.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = GaussianDropout(0.2, seed=1)
+    >>> x = np.ones((1, 4), "float32")
+    >>> ops.convert_to_numpy(layer(x)).tolist()  # inference: unchanged
+    [[1.0, 1.0, 1.0, 1.0]]
+    >>> ops.shape(layer(x, training=True))
+    (1, 4)
+    """
 
     def __init__(self, rate, seed=None, **kwargs):
         _check_rate("GaussianDropout", rate)
@@ -171,7 +276,28 @@ class GaussianDropout(_Noise):
 
 
 class AlphaDropout(_Noise):
-    """Dropout that keeps the mean and variance of SELU activations."""
+    """Dropout that keeps the mean and variance of SELU activations.
+
+    Dropped values are set to SELU's negative saturation value and the result is
+    rescaled affinely, so self-normalizing networks stay normalized.
+
+    Args:
+        rate: the fraction dropped, in [0, 1].
+        noise_shape: shape of the keep/drop mask, broadcast over the input.
+        seed: an int for reproducible noise; None: drawn from the global seed.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = AlphaDropout(0.2, seed=1)
+    >>> x = np.ones((1, 4), "float32")
+    >>> ops.convert_to_numpy(layer(x)).tolist()  # inference: unchanged
+    [[1.0, 1.0, 1.0, 1.0]]
+    >>> ops.shape(layer(x, training=True))
+    (1, 4)
+    """
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         _check_rate("AlphaDropout", rate)
@@ -209,7 +335,23 @@ class AlphaDropout(_Noise):
 
 
 class ActivityRegularization(Layer):
-    """Passes its input through and adds ``l1 * sum|x| + l2 * sum(x**2)`` to `losses`."""
+    """Passes its input through and adds ``l1 * sum|x| + l2 * sum(x**2)`` to `losses`.
+
+    Args:
+        l1: the L1 factor.
+        l2: the L2 factor.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = ActivityRegularization(l1=0.1)
+    >>> ops.convert_to_numpy(layer(np.array([[1.0, -2.0]], "float32"))).tolist()
+    [[1.0, -2.0]]
+    >>> [round(float(loss), 4) for loss in layer.losses]
+    [0.3]
+    """
 
     def __init__(self, l1=0.0, l2=0.0, **kwargs):
         super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)

@@ -93,7 +93,20 @@ class _Cropping(_Spatial):
 
 
 class Cropping1D(_Cropping):
-    """Crops ``(before, after)`` steps of ``(batch, steps, features)`` inputs."""
+    """Crops ``(before, after)`` steps of ``(batch, steps, features)`` inputs.
+
+    Args:
+        cropping: an int (the same on both sides) or a pair ``(before, after)``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(5, dtype="float32").reshape(1, 5, 1)
+    >>> ops.convert_to_numpy(Cropping1D((1, 2))(x))[0, :, 0].tolist()
+    [1.0, 2.0]
+    """
 
     _rank = 1
 
@@ -108,7 +121,23 @@ class Cropping1D(_Cropping):
 
 
 class Cropping2D(_Cropping):
-    """Crops rows and columns of 4D inputs: ``((top, bottom), (left, right))``."""
+    """Crops rows and columns of 4D inputs: ``((top, bottom), (left, right))``.
+
+    Args:
+        cropping: an int (every side), a pair ``(rows, columns)`` (symmetric), or
+            ``((top, bottom), (left, right))``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> images = np.arange(16, dtype="float32").reshape(1, 4, 4, 1)
+    >>> ops.convert_to_numpy(Cropping2D(((1, 0), (1, 1)))(images))[0, :, :, 0].tolist()
+    [[5.0, 6.0], [9.0, 10.0], [13.0, 14.0]]
+    """
 
     _rank = 2
 
@@ -117,7 +146,23 @@ class Cropping2D(_Cropping):
 
 
 class Cropping3D(_Cropping):
-    """Crops the three spatial axes of 5D inputs."""
+    """Crops the three spatial axes of 5D inputs.
+
+    Args:
+        cropping: an int (every side), a triple (symmetric per axis), or three pairs
+            ``(before, after)``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> volumes = np.zeros((1, 4, 5, 6, 2), "float32")
+    >>> ops.shape(Cropping3D(((1, 1), (0, 2), (1, 0)))(volumes))
+    (1, 2, 3, 5, 2)
+    """
 
     _rank = 3
 
@@ -148,7 +193,22 @@ class _ZeroPadding(_Spatial):
 
 
 class ZeroPadding1D(_ZeroPadding):
-    """Pads the steps axis with zeros: an int or ``(before, after)``."""
+    """Pads the steps axis with zeros: an int or ``(before, after)``.
+
+    Args:
+        padding: an int (the same on both sides) or a pair ``(before, after)``.
+        data_format: ``"channels_last"`` (``(batch, steps, features)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[[1.0], [2.0]]], "float32")
+    >>> ops.convert_to_numpy(ZeroPadding1D((1, 2))(x))[0, :, 0].tolist()
+    [0.0, 1.0, 2.0, 0.0, 0.0]
+    """
 
     _rank = 1
 
@@ -157,7 +217,23 @@ class ZeroPadding1D(_ZeroPadding):
 
 
 class ZeroPadding2D(_ZeroPadding):
-    """Pads rows and columns with zeros."""
+    """Pads rows and columns with zeros.
+
+    Args:
+        padding: an int (every side), a pair ``(rows, columns)`` (symmetric), or
+            ``((top, bottom), (left, right))``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> images = np.ones((1, 1, 2, 1), "float32")
+    >>> ops.convert_to_numpy(ZeroPadding2D(((1, 0), (0, 1)))(images))[0, :, :, 0].tolist()
+    [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0]]
+    """
 
     _rank = 2
 
@@ -166,7 +242,23 @@ class ZeroPadding2D(_ZeroPadding):
 
 
 class ZeroPadding3D(_ZeroPadding):
-    """Pads the three spatial axes with zeros."""
+    """Pads the three spatial axes with zeros.
+
+    Args:
+        padding: an int (every side), a triple (symmetric per axis), or three pairs
+            ``(before, after)``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> volumes = np.ones((1, 2, 2, 2, 1), "float32")
+    >>> ops.shape(ZeroPadding3D(1)(volumes))
+    (1, 4, 4, 4, 1)
+    """
 
     _rank = 3
 
@@ -204,7 +296,20 @@ class _UpSampling(_Spatial):
 
 
 class UpSampling1D(_UpSampling):
-    """Repeats each step `size` times."""
+    """Repeats each step `size` times.
+
+    Args:
+        size: the number of repeats.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[[1.0], [2.0]]], "float32")
+    >>> ops.convert_to_numpy(UpSampling1D(2)(x))[0, :, 0].tolist()
+    [1.0, 1.0, 2.0, 2.0]
+    """
 
     _rank = 1
 
@@ -219,7 +324,24 @@ class UpSampling1D(_UpSampling):
 
 
 class UpSampling2D(_UpSampling):
-    """Scales rows and columns by `size` (``"nearest"`` repeats; other modes resize)."""
+    """Scales rows and columns by `size` (``"nearest"`` repeats; other modes resize).
+
+    Args:
+        size: an int or a pair ``(rows, columns)``: the scale factors.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        interpolation: ``"nearest"`` (repeat), or a ``resize`` method such as
+            ``"bilinear"``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> images = np.array([[1.0, 2.0]], "float32").reshape(1, 1, 2, 1)
+    >>> ops.convert_to_numpy(UpSampling2D((2, 1))(images))[0, :, :, 0].tolist()
+    [[1.0, 2.0], [1.0, 2.0]]
+    """
 
     _rank = 2
 
@@ -231,7 +353,22 @@ class UpSampling2D(_UpSampling):
 
 
 class UpSampling3D(_UpSampling):
-    """Repeats along the three spatial axes."""
+    """Repeats along the three spatial axes.
+
+    Args:
+        size: an int or a triple: the repeats along each spatial axis.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> volumes = np.ones((1, 1, 2, 3, 4), "float32")
+    >>> ops.shape(UpSampling3D(2)(volumes))
+    (1, 2, 4, 6, 4)
+    """
 
     _rank = 3
 
@@ -240,7 +377,21 @@ class UpSampling3D(_UpSampling):
 
 
 class Flatten(Layer):
-    """Flattens every axis but the batch axis (channels moved last for channels_first)."""
+    """Flattens every axis but the batch axis (channels moved last for channels_first).
+
+    Args:
+        data_format: the layout of the input (``"channels_first"`` inputs are moved to
+            channels last first, so both give the same order); None: the configured
+            ``image_data_format``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.shape(Flatten()(np.zeros((2, 3, 4), "float32")))
+    (2, 12)
+    """
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -270,7 +421,20 @@ class Flatten(Layer):
 
 
 class Permute(Layer):
-    """Permutes the non-batch axes: `dims` is a permutation of 1..rank-1."""
+    """Permutes the non-batch axes: `dims` is a permutation of 1..rank-1.
+
+    Args:
+        dims: a tuple of the input axes (counted from 1, the batch axis excluded) in
+            their new order.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.shape(Permute((2, 1))(np.zeros((5, 3, 4), "float32")))
+    (5, 4, 3)
+    """
 
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)
@@ -297,7 +461,20 @@ class Permute(Layer):
 
 
 class RepeatVector(Layer):
-    """Repeats ``(batch, features)`` inputs `n` times: ``(batch, n, features)``."""
+    """Repeats ``(batch, features)`` inputs `n` times: ``(batch, n, features)``.
+
+    Args:
+        n: the number of repeats.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[1.0, 2.0]], "float32")
+    >>> ops.convert_to_numpy(RepeatVector(3)(x)).tolist()
+    [[[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]]
+    """
 
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
@@ -318,7 +495,22 @@ class RepeatVector(Layer):
 
 
 class Reshape(Layer):
-    """Reshapes the non-batch axes to `target_shape` (one entry may be -1)."""
+    """Reshapes the non-batch axes to `target_shape` (one entry may be -1).
+
+    Args:
+        target_shape: a tuple: the new shape without the batch axis; one entry may be -1
+            (inferred from the others).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.shape(Reshape((3, 4))(np.zeros((2, 12), "float32")))
+    (2, 3, 4)
+    >>> ops.shape(Reshape((-1, 2))(np.zeros((2, 12), "float32")))
+    (2, 6, 2)
+    """
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)

@@ -178,12 +178,38 @@ class _GatedCell(_DropoutCell):
 class SimpleRNNCell(_GatedCell):
     """``output = activation(x @ kernel + h @ recurrent_kernel + bias)``.
 
-    Args:
-        units: size of the output and state.
+    One step of ``SimpleRNN``; ``RNN(SimpleRNNCell(units))`` is the same layer.
 
-    The other arguments (``activation``, ``use_bias``, the ``*_initializer``,
-    ``*_regularizer`` and ``*_constraint`` ones, ``dropout``, ``recurrent_dropout``,
-    ``seed``) are Keras's.
+    Args:
+        units: the size of the output and the state.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Call arguments:
+        inputs: a tensor ``(batch, features)``: one step.
+        states: the previous states: a list ``[h]``.
+        training: whether dropout applies.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> cell = SimpleRNNCell(4)
+    >>> output, states = cell(np.ones((2, 3), "float32"), [np.zeros((2, 4), "float32")])
+    >>> ops.shape(output), [ops.shape(s) for s in states]
+    ((2, 4), [(2, 4)])
     """
 
     def __init__(
@@ -249,10 +275,40 @@ class LSTMCell(_GatedCell):
     """One step of a long short-term memory (gates i, f, c, o; states [h, c]).
 
     Args:
-        units: size of the output and states.
+        units: the size of the output and of the two states.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        recurrent_activation: the activation of the gates; default ``"sigmoid"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
         unit_forget_bias: add 1 to the forget gate's initial bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
 
-    The other arguments are `SimpleRNNCell`'s, plus ``recurrent_activation``.
+    Call arguments:
+        inputs: a tensor ``(batch, features)``: one step.
+        states: the previous states: a list ``[h, c]``.
+        training: whether dropout applies.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> cell = LSTMCell(4)
+    >>> h = c = np.zeros((2, 4), "float32")
+    >>> output, states = cell(np.ones((2, 3), "float32"), [h, c])
+    >>> ops.shape(output), [ops.shape(s) for s in states]
+    ((2, 4), [(2, 4), (2, 4)])
+    >>> tuple(cell.kernel.shape)  # the four gates side by side
+    (3, 16)
     """
 
     _gates = 4
@@ -345,10 +401,38 @@ class GRUCell(_GatedCell):
     """One step of a gated recurrent unit (gates z, r, h).
 
     Args:
-        reset_after: apply the reset gate after the recurrent matmul
-            (the cuDNN-compatible form, Keras's default).
+        units: the size of the output and the state.
+        activation: the activation of the output (and candidate state); default ``"tanh"``.
+        recurrent_activation: the activation of the gates; default ``"sigmoid"``.
+        use_bias: whether to add a bias.
+        kernel_initializer: the initializer of the input kernel.
+        recurrent_initializer: the initializer of the recurrent kernel.
+        bias_initializer: the initializer of the bias.
+        kernel_regularizer, recurrent_regularizer, bias_regularizer: penalties on
+            the weights.
+        kernel_constraint, recurrent_constraint, bias_constraint: projections applied
+            to the weights after updates.
+        dropout: the fraction of the inputs dropped in training (one mask per
+            sequence).
+        recurrent_dropout: the fraction of the recurrent state dropped in training.
+        seed: an int for reproducible dropout masks.
+        reset_after: apply the reset gate after the recurrent matmul (the
+            cuDNN-compatible form, Keras's default).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
 
-    The other arguments are `LSTMCell`'s.
+    Call arguments:
+        inputs: a tensor ``(batch, features)``: one step.
+        states: the previous states: a list ``[h]``.
+        training: whether dropout applies.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> cell = GRUCell(4)
+    >>> output, states = cell(np.ones((2, 3), "float32"), [np.zeros((2, 4), "float32")])
+    >>> ops.shape(output), tuple(cell.kernel.shape)
+    ((2, 4), (3, 12))
     """
 
     _gates = 3
@@ -447,7 +531,23 @@ class GRUCell(_GatedCell):
 
 
 class StackedRNNCells(Layer):
-    """Several cells run as one: each step feeds the output of one cell to the next."""
+    """Several cells run as one: each step feeds the output of one cell to the next.
+
+    ``RNN([cell_a, cell_b])`` wraps its list of cells in this.
+
+    Args:
+        cells: a list of cells.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> from mb_layers.layers import RNN
+    >>> cells = StackedRNNCells([LSTMCell(8), GRUCell(4)])
+    >>> ops.shape(RNN(cells)(np.ones((2, 5, 3), "float32")))
+    (2, 4)
+    """
 
     def __init__(self, cells, **kwargs):
         super().__init__(**kwargs)

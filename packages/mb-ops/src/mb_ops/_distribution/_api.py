@@ -131,7 +131,21 @@ def distribute_tensor(tensor: Any, layout: Any) -> Any:
 
 
 def distribution() -> Any:
-    """The active distribution (set by `set_distribution` or ``scope()``), or None."""
+    """The active distribution (set by `set_distribution` or ``scope()``), or None.
+
+    Returns:
+        A `Distribution`, or None when variables and data stay on one device.
+
+    Example:
+
+    >>> from mb_ops import distribution as dist
+    >>> print(dist.distribution())
+    None
+    >>> data_parallel = dist.DataParallel(devices=["cpu:0"])
+    >>> with data_parallel.scope():
+    ...     print(dist.distribution() is data_parallel)
+    True
+    """
     return _state.current()
 
 
@@ -140,5 +154,17 @@ def set_distribution(value: Any) -> None:
 
     Variables created while it is active are placed by it, and `fit`, `evaluate`
     and `predict` split their data by it.
+
+    Args:
+        value: a `Distribution`, or None to go back to one device.
+
+    Example:
+
+    >>> from mb_ops import distribution as dist
+    >>> data_parallel = dist.DataParallel(devices=["cpu:0"])
+    >>> dist.set_distribution(data_parallel)
+    >>> dist.distribution() is data_parallel
+    True
+    >>> dist.set_distribution(None)
     """
     _state.set_current(value)

@@ -24,6 +24,17 @@ class Distribution:
             process its part of every batch; False when the input is already
             split per process (e.g. a torch ``DataLoader`` with a
             ``DistributedSampler``).
+
+    Use a subclass: `DataParallel` or `ModelParallel`.
+
+    Example:
+
+    >>> from mb_ops import distribution as dist
+    >>> data_parallel = dist.DataParallel(devices=["cpu:0"])
+    >>> isinstance(data_parallel, dist.Distribution), data_parallel.batch_dim_name
+    (True, 'batch')
+    >>> data_parallel.num_processes
+    1
     """
 
     def __init__(

@@ -81,4 +81,24 @@ def _rearrange(tensor_, pattern, **axes_lengths):
 
 @op(_rearrange_spec, "einops", impl=_rearrange)
 def rearrange(tensor, pattern, **axes_lengths):
-    """Rearrange axes with an einops pattern, e.g. ``"b (h w) c -> b h w c"``."""
+    """Rearrange axes with an einops pattern, e.g. ``"b (h w) c -> b h w c"``.
+
+    Args:
+        tensor: a tensor.
+        pattern: ``"input axes -> output axes"``: named axes, grouped in parentheses to
+            merge (output) or split (input) them.
+        **axes_lengths: the sizes of split axes that cannot be inferred, e.g. ``h=2``.
+
+    Returns:
+        The tensor transposed and reshaped as the pattern says.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import einops, ops
+    >>> x = np.arange(6).reshape(2, 3)
+    >>> ops.convert_to_numpy(einops.rearrange(x, "h w -> w h")).tolist()
+    [[0, 3], [1, 4], [2, 5]]
+    >>> ops.shape(einops.rearrange(np.zeros((1, 6, 3)), "b (h w) c -> b h w c", h=2))
+    (1, 2, 3, 3)
+    """

@@ -55,12 +55,48 @@ def _float_image_spec(op_name: str, images: Any, data_format: Any = None) -> Any
 
 @op(_float_image_spec, "image")
 def rgb_to_hsv(images, data_format=None):
-    """Convert RGB images to HSV."""
+    """Convert RGB images to HSV.
+
+    Args:
+        images: a float tensor of RGB images, rank 3 (one image) or 4 (a batch), values in
+            ``[0, 1]``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor shaped as ``images``: hue, saturation and value, each in ``[0, 1]``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> red_green = np.array([[[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]], "float32")
+    >>> hsv = ops.image.rgb_to_hsv(red_green)
+    >>> ops.convert_to_numpy(hsv).astype("float64").round(4).tolist()
+    [[[[0.0, 1.0, 1.0], [0.3333, 1.0, 1.0]]]]
+    """
 
 
 @op(_float_image_spec, "image")
 def hsv_to_rgb(images, data_format=None):
-    """Convert HSV images to RGB."""
+    """Convert HSV images to RGB.
+
+    Args:
+        images: a float tensor of HSV images, rank 3 or 4, each component in ``[0, 1]``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor shaped as ``images``: red, green and blue in ``[0, 1]``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> blue = np.array([[[[2 / 3, 1.0, 1.0]]]], "float32")
+    >>> ops.convert_to_numpy(ops.image.hsv_to_rgb(blue)).astype("float64").round(4).tolist()
+    [[[[0.0, 0.0, 1.0]]]]
+    """
 
 
 def _grayscale_spec(op_name: str, images: Any, data_format: Any = None) -> Any:
@@ -72,7 +108,25 @@ def _grayscale_spec(op_name: str, images: Any, data_format: Any = None) -> Any:
 
 @op(_grayscale_spec, "image")
 def rgb_to_grayscale(images, data_format=None):
-    """Convert RGB images to grayscale (one channel)."""
+    """Convert RGB images to grayscale (one channel).
+
+    Args:
+        images: a tensor of RGB images, rank 3 or 4.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor with one channel: ``0.2989 R + 0.587 G + 0.114 B``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> red_green = np.array([[[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]], "float32")
+    >>> gray = ops.image.rgb_to_grayscale(red_green)
+    >>> ops.convert_to_numpy(gray).astype("float64").round(4).tolist()
+    [[[[0.2989], [0.587]]]]
+    """
 
 
 def _resize_spec(
@@ -105,7 +159,35 @@ def resize(
     fill_value=0.0,
     data_format=None,
 ):
-    """Resize images to ``size`` (height, width)."""
+    """Resize images to ``size`` (height, width).
+
+    Args:
+        images: a tensor of images, rank 3 or 4.
+        size: a pair ``(height, width)``: the output's spatial size.
+        interpolation: ``"nearest"``, ``"bilinear"``, ``"bicubic"``, ``"lanczos3"``,
+            ``"lanczos5"`` or ``"area"``.
+        antialias: whether to low-pass filter when downsampling.
+        crop_to_aspect_ratio: whether to crop the centre to the output's aspect ratio first.
+        pad_to_aspect_ratio: whether to pad to the output's aspect ratio first.
+        fill_mode: how the padding is filled (``"constant"``).
+        fill_value: the padding's value.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor with spatial size ``size`` (pixel centres aligned as in Keras and TF 2).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> image = np.arange(4, dtype="float32").reshape(1, 2, 2, 1)
+    >>> big = ops.image.resize(image, (4, 4), interpolation="nearest")
+    >>> ops.convert_to_numpy(big)[0, :, :, 0].tolist()
+    [[0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0], [2.0, 2.0, 3.0, 3.0], [2.0, 2.0, 3.0, 3.0]]
+    >>> ops.convert_to_numpy(ops.image.resize(image, (3, 3)))[0, :, :, 0].tolist()
+    [[0.0, 0.5, 1.0], [1.0, 1.5, 2.0], [2.0, 2.5, 3.0]]
+    """
 
 
 @op(_same_image_spec, "image")
@@ -117,14 +199,66 @@ def affine_transform(
     fill_value=0,
     data_format=None,
 ):
-    """Apply affine transforms (8 parameters per image)."""
+    """Apply affine (or projective) transforms given by 8 parameters per image.
+
+    Args:
+        images: a tensor of images, rank 3 or 4.
+        transform: a tensor ``(8,)`` or ``(batch, 8)``: ``[a0, a1, a2, b0, b1, b2, c0, c1]``
+            maps each output point ``(x, y)`` to the input point
+            ``((a0 x + a1 y + a2) / k, (b0 x + b1 y + b2) / k)``, ``k = c0 x + c1 y + 1``.
+        interpolation: ``"nearest"`` or ``"bilinear"``.
+        fill_mode: how points outside the input are filled: ``"constant"``, ``"nearest"``,
+            ``"wrap"``, ``"mirror"`` or ``"reflect"``.
+        fill_value: the value for ``"constant"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor shaped as ``images``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> image = np.arange(9, dtype="float32").reshape(1, 3, 3, 1)
+    >>> shift_right = np.array([1, 0, -1, 0, 1, 0, 0, 0], "float32")
+    >>> out = ops.image.affine_transform(image, shift_right, interpolation="nearest")
+    >>> ops.convert_to_numpy(out)[0, :, :, 0].tolist()
+    [[0.0, 0.0, 1.0], [0.0, 3.0, 4.0], [0.0, 6.0, 7.0]]
+    """
 
 
 @op(_same_image_spec, "image")
 def perspective_transform(
     images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None
 ):
-    """Apply perspective transforms mapping ``start_points`` to ``end_points``."""
+    """Apply perspective transforms mapping ``start_points`` to ``end_points``.
+
+    Args:
+        images: a tensor of images, rank 3 or 4.
+        start_points: a tensor ``(4, 2)`` or ``(batch, 4, 2)``: four ``(x, y)`` points of
+            the input.
+        end_points: the same shape: where those four points go in the output.
+        interpolation: ``"nearest"`` or ``"bilinear"``.
+        fill_value: the value of output points that come from outside the input.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor shaped as ``images``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> image = np.arange(9, dtype="float32").reshape(1, 3, 3, 1)
+    >>> corners = np.array([[[0, 0], [2, 0], [2, 2], [0, 2]]], "float32")
+    >>> out = ops.image.perspective_transform(
+    ...     image, corners, corners + [1, 0], interpolation="nearest"
+    ... )
+    >>> ops.convert_to_numpy(out)[0, :, :, 0].tolist()
+    [[0.0, 0.0, 1.0], [0.0, 3.0, 4.0], [0.0, 6.0, 7.0]]
+    """
 
 
 @op(_same_image_spec, "image")
@@ -138,12 +272,59 @@ def elastic_transform(
     seed=None,
     data_format=None,
 ):
-    """Random elastic deformation of images."""
+    """Random elastic deformation of images.
+
+    A random displacement field, smoothed by a Gaussian of ``sigma`` and scaled by
+    ``alpha``, moves every pixel.
+
+    Args:
+        images: a tensor of images, rank 3 or 4.
+        alpha: the displacements' scale, in pixels.
+        sigma: the standard deviation of the smoothing Gaussian, in pixels.
+        interpolation: ``"nearest"`` or ``"bilinear"``.
+        fill_mode: how points outside the input are filled (see ``affine_transform``).
+        fill_value: the value for ``"constant"``.
+        seed: an int, a ``SeedGenerator`` or None.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor shaped as ``images``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> out = ops.image.elastic_transform(np.ones((1, 8, 8, 1), "float32"), seed=1)
+    >>> ops.shape(out)
+    (1, 8, 8, 1)
+    """
 
 
 @op(_same_image_spec, "image")
 def gaussian_blur(images, kernel_size=(3, 3), sigma=(1.0, 1.0), data_format=None):
-    """Gaussian blur."""
+    """Gaussian blur.
+
+    Args:
+        images: a tensor of images, rank 3 or 4.
+        kernel_size: a pair ``(height, width)`` of the kernel.
+        sigma: a pair: the standard deviation of the Gaussian along each axis.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor shaped as ``images``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> dot = np.zeros((1, 5, 5, 1), "float32")
+    >>> dot[0, 2, 2, 0] = 1.0
+    >>> out = ops.image.gaussian_blur(dot, (3, 3), (1.0, 1.0))
+    >>> ops.convert_to_numpy(out)[0, 1:4, 1:4, 0].astype("float64").round(4).tolist()
+    [[0.0751, 0.1238, 0.0751], [0.1238, 0.2042, 0.1238], [0.0751, 0.1238, 0.0751]]
+    """
 
 
 def _sobel_spec(op_name: str, images: Any, data_format: Any = None) -> Any:
@@ -155,7 +336,28 @@ def _sobel_spec(op_name: str, images: Any, data_format: Any = None) -> Any:
 
 @op(_sobel_spec, "image")
 def sobel_edges(images, data_format=None):
-    """Sobel gradients (dy, dx) in a new last axis."""
+    """Sobel gradients (dy, dx) in a new last axis.
+
+    Args:
+        images: a tensor of images ``(batch, height, width, channels)``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor ``(batch, height, width, channels, 2)``: the vertical and horizontal
+        gradients (how the border is padded differs by backend).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> step = np.array([[0, 0, 1, 1]] * 4, "float32").reshape(1, 4, 4, 1)
+    >>> edges = ops.image.sobel_edges(step)
+    >>> ops.shape(edges)
+    (1, 4, 4, 1, 2)
+    >>> ops.convert_to_numpy(edges)[0, 1, 1:3, 0, 1].tolist()  # dx inside the second row
+    [4.0, 4.0]
+    """
 
 
 def _map_coordinates_spec(
@@ -172,7 +374,30 @@ def _map_coordinates_spec(
 
 @op(_map_coordinates_spec, "image")
 def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value=0):
-    """Sample ``inputs`` at ``coordinates`` by interpolation."""
+    """Sample ``inputs`` at ``coordinates`` by interpolation (``scipy.ndimage.map_coordinates``).
+
+    Args:
+        inputs: a tensor of any rank ``n``.
+        coordinates: a tensor ``(n, ...)``: for each output point, its coordinate along
+            each axis of ``inputs``.
+        order: the spline order: 0 (nearest) or 1 (linear).
+        fill_mode: how points outside ``inputs`` are filled: ``"constant"``,
+            ``"nearest"``, ``"wrap"``, ``"mirror"`` or ``"reflect"``.
+        fill_value: the value for ``"constant"``.
+
+    Returns:
+        A tensor shaped as ``coordinates[0]``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> grid = np.array([[0.0, 1.0], [2.0, 3.0]])
+    >>> points = np.array([[0.5, 1.0], [0.5, 0.0]])  # rows, then columns
+    >>> out = ops.image.map_coordinates(grid, points, order=1)
+    >>> ops.convert_to_numpy(out).tolist()
+    [1.5, 2.0]
+    """
 
 
 def _scale_translate_spec(
@@ -185,7 +410,32 @@ def _scale_translate_spec(
 def scale_and_translate(
     images, output_shape, scale, translation, spatial_dims, method, antialias=True
 ):
-    """Resample images with a scale and a translation (jax.image semantics)."""
+    """Resample images with a scale and a translation (``jax.image.scale_and_translate``).
+
+    Args:
+        images: a tensor.
+        output_shape: the shape of the result.
+        scale: a tensor with one scale per axis in ``spatial_dims``.
+        translation: a tensor with one translation per axis in ``spatial_dims``.
+        spatial_dims: the axes that are resampled.
+        method: ``"linear"``, ``"bilinear"``, ``"trilinear"``, ``"triangle"``, ``"cubic"``,
+            ``"bicubic"``, ``"tricubic"``, ``"keyscubic"``, ``"lanczos3"`` or ``"lanczos5"``.
+        antialias: whether to low-pass filter when downsampling.
+
+    Returns:
+        A tensor of ``output_shape``: output point ``x`` samples the input at
+        ``(x + 0.5 - translation) / scale - 0.5``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> out = ops.image.scale_and_translate(
+    ...     np.array([1.0, 3.0]), (4,), np.array([2.0]), np.array([0.0]), (0,), "linear"
+    ... )
+    >>> ops.convert_to_numpy(out).tolist()
+    [1.0, 1.5, 2.5, 3.0]
+    """
 
 
 def _crop_box(op_name, length_hw, first, last, target, name) -> tuple[Any, Any]:
@@ -274,7 +524,33 @@ def crop_images(
     target_width=None,
     data_format=None,
 ):
-    """Crop images to a box given by margins or a target size."""
+    """Crop images to a box given by margins or a target size.
+
+    Args:
+        images: a tensor of images, rank 3 or 4.
+        top_cropping: the rows removed at the top.
+        left_cropping: the columns removed at the left.
+        bottom_cropping: the rows removed at the bottom (or give ``target_height``).
+        right_cropping: the columns removed at the right (or give ``target_width``).
+        target_height: the height of the result.
+        target_width: the width of the result.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor of the cropped images.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> image = np.arange(16, dtype="float32").reshape(1, 4, 4, 1)
+    >>> out = ops.image.crop_images(
+    ...     image, top_cropping=1, left_cropping=1, target_height=2, target_width=2
+    ... )
+    >>> ops.convert_to_numpy(out)[0, :, :, 0].tolist()
+    [[5.0, 6.0], [9.0, 10.0]]
+    """
 
 
 def _pad_box(op_name, length_hw, first, last, target, name) -> tuple[Any, Any]:
@@ -367,7 +643,32 @@ def pad_images(
     target_width=None,
     data_format=None,
 ):
-    """Zero-pad images by margins or to a target size."""
+    """Pad images with zeros to a box given by margins or a target size.
+
+    Args:
+        images: a tensor of images, rank 3 or 4.
+        top_padding: the rows added at the top.
+        left_padding: the columns added at the left.
+        bottom_padding: the rows added at the bottom (or give ``target_height``).
+        right_padding: the columns added at the right (or give ``target_width``).
+        target_height: the height of the result.
+        target_width: the width of the result.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor of the padded images.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> out = ops.image.pad_images(
+    ...     np.ones((1, 2, 2, 1), "float32"), 1, 0, target_height=4, target_width=3
+    ... )
+    >>> ops.convert_to_numpy(out)[0, :, :, 0].tolist()
+    [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 0.0, 0.0]]
+    """
 
 
 def _patches_spec(
@@ -430,7 +731,31 @@ def _extract_patches(
 
 @op(_patches_spec, "image", impl=_extract_patches)
 def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid", data_format=None):
-    """Patches of ``size`` flattened into the channel axis."""
+    """Patches of ``size`` flattened into the channel axis.
+
+    Args:
+        images: a tensor of images, rank 3 or 4.
+        size: an int or a pair: the patch size.
+        strides: an int or a pair; None: ``size`` (patches that do not overlap).
+        dilation_rate: an int or a pair: the spacing between a patch's pixels.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor ``(batch, rows, cols, size_h * size_w * channels)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> image = np.arange(16, dtype="float32").reshape(1, 4, 4, 1)
+    >>> patches = ops.image.extract_patches(image, 2)
+    >>> ops.shape(patches)
+    (1, 2, 2, 4)
+    >>> ops.convert_to_numpy(patches)[0, 0, 0].tolist()
+    [0.0, 1.0, 4.0, 5.0]
+    """
 
 
 def _patches3d_spec(
@@ -449,7 +774,29 @@ def _extract_patches_3d(
 def extract_patches_3d(
     volumes, size, strides=None, dilation_rate=1, padding="valid", data_format=None
 ):
-    """3D patches of ``size`` flattened into the channel axis."""
+    """3D patches of ``size`` flattened into the channel axis.
+
+    Args:
+        volumes: a tensor of volumes, rank 4 or 5 ``(batch, depth, height, width, channels)``.
+        size: an int or a triple: the patch size.
+        strides: an int or a triple; None: ``size``.
+        dilation_rate: an int or a triple.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor ``(batch, d, h, w, size_d * size_h * size_w * channels)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> volume = np.arange(8, dtype="float32").reshape(1, 2, 2, 2, 1)
+    >>> patches = ops.image.extract_patches_3d(volume, 2)
+    >>> ops.shape(patches)
+    (1, 1, 1, 1, 8)
+    """
 
 
 def _ssim_spec(
@@ -530,4 +877,29 @@ def ssim(
     k2=0.03,
     data_format=None,
 ):
-    """Structural similarity index between two images (per image)."""
+    """Structural similarity index between two images (per image).
+
+    Args:
+        image1: a tensor of images, rank 3 or 4.
+        image2: a tensor of the same shape.
+        max_val: the dynamic range of the values (1.0 for ``[0, 1]``, 255 for bytes).
+        filter_size: the size of the Gaussian window.
+        filter_sigma: the standard deviation of the Gaussian window.
+        k1: the stability constant of the luminance term.
+        k2: the stability constant of the contrast term.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A float tensor with one value per image, in ``[-1, 1]`` (1: identical images).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> image = np.linspace(0.0, 1.0, 256, dtype="float32").reshape(1, 16, 16, 1)
+    >>> ops.convert_to_numpy(ops.image.ssim(image, image)).astype("float64").round(4).tolist()
+    [1.0]
+    >>> bool(ops.convert_to_numpy(ops.image.ssim(image, 1.0 - image))[0] < 0.5)
+    True
+    """

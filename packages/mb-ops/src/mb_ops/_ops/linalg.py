@@ -473,8 +473,8 @@ def _jvp_spec(op_name, fun, primals, tangents, has_aux=False) -> Any:
 def jvp(fun, primals, tangents, has_aux=False):
     """Jacobian-vector product of ``fun`` at ``primals`` along ``tangents``.
 
-    It needs a backend that computes derivatives (jax, torch or tensorflow; not numpy),
-    so the doctests do not run the example below.
+    It needs a backend that computes derivatives (jax, torch or tensorflow; not numpy):
+    where the active backend cannot, the doctests run the example below on jax.
 
     Args:
         fun: a function of tensors, returning a tensor (or a pytree of them).

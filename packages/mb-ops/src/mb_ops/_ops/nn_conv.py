@@ -104,7 +104,34 @@ def _conv_spec(
 
 @op(_conv_spec, "nn")
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
-    """N-D convolution (1D, 2D or 3D) of ``inputs`` with ``kernel``."""
+    """N-D convolution (1D, 2D or 3D) of ``inputs`` with ``kernel``.
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5: ``(batch, *spatial, channels)`` for
+            ``"channels_last"``, ``(batch, channels, *spatial)`` for ``"channels_first"``.
+        kernel: a tensor ``(*kernel_spatial, in_channels, out_channels)``; ``in_channels``
+            may divide the input's channels (grouped convolution).
+        strides: an int or one int per spatial axis.
+        padding: ``"valid"`` (no padding) or ``"same"`` (output size ``ceil(size / stride)``).
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        dilation_rate: an int or one int per spatial axis: the spacing between kernel taps.
+
+    Returns:
+        A tensor ``(batch, *out_spatial, out_channels)`` (channels last).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(5, dtype="float32").reshape(1, 5, 1)
+    >>> ops.convert_to_numpy(ops.conv(x, np.ones((2, 1, 1), "float32")))[0, :, 0].tolist()
+    [1.0, 3.0, 5.0, 7.0]
+    >>> images = np.arange(16, dtype="float32").reshape(1, 4, 4, 1)
+    >>> y = ops.conv(images, np.ones((2, 2, 1, 1), "float32"), strides=2)
+    >>> ops.convert_to_numpy(y)[0, :, :, 0].tolist()
+    [[10.0, 18.0], [42.0, 50.0]]
+    """
 
 
 def _depthwise_spec(
@@ -119,7 +146,30 @@ def _depthwise_spec(
 
 @op(_depthwise_spec, "nn")
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
-    """Depthwise convolution: each input channel convolved with its own filters."""
+    """Depthwise convolution: each input channel convolved with its own filters.
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5 (see ``conv``).
+        kernel: a tensor ``(*kernel_spatial, in_channels, depth_multiplier)``.
+        strides: an int or one int per spatial axis.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        dilation_rate: an int or one int per spatial axis.
+
+    Returns:
+        A tensor with ``in_channels * depth_multiplier`` channels; channel ``c * m + j`` is
+        input channel ``c`` convolved with ``kernel[..., c, j]``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((1, 3, 2), "float32") * [1.0, 2.0]
+    >>> y = ops.depthwise_conv(x, np.ones((2, 2, 1), "float32"))
+    >>> ops.convert_to_numpy(y)[0].tolist()
+    [[2.0, 4.0], [2.0, 4.0]]
+    """
 
 
 def _separable_spec(
@@ -149,7 +199,32 @@ def separable_conv(
     data_format=None,
     dilation_rate=1,
 ):
-    """Depthwise convolution followed by a pointwise (1x1) convolution."""
+    """Depthwise convolution followed by a pointwise (1x1) convolution.
+
+    Args:
+        inputs: a tensor of rank 3 or 4 (see ``conv``).
+        depthwise_kernel: a tensor ``(*kernel_spatial, in_channels, depth_multiplier)``.
+        pointwise_kernel: a tensor ``(*ones, in_channels * depth_multiplier, out_channels)``.
+        strides: an int or one int per spatial axis.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        dilation_rate: an int or one int per spatial axis.
+
+    Returns:
+        A tensor with ``out_channels`` channels.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.ones((1, 3, 2), "float32") * [1.0, 2.0]
+    >>> y = ops.separable_conv(
+    ...     x, np.ones((2, 2, 1), "float32"), np.ones((1, 2, 1), "float32")
+    ... )
+    >>> ops.convert_to_numpy(y)[0].tolist()
+    [[6.0], [6.0]]
+    """
 
 
 def transpose_output(length: Any, k: int, s: int, padding: str, out_pad: Any, d: int) -> Any:
@@ -203,7 +278,32 @@ def conv_transpose(
     data_format=None,
     dilation_rate=1,
 ):
-    """Transposed convolution (deconvolution)."""
+    """Transposed convolution (the gradient of ``conv`` with respect to its input).
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5 (see ``conv``).
+        kernel: a tensor ``(*kernel_spatial, out_channels, in_channels)``.
+        strides: an int or one int per spatial axis: the upsampling factor.
+        padding: ``"valid"`` or ``"same"``.
+        output_padding: None, an int or one int per spatial axis: extra size added to one
+            side of the output (to pick among the sizes that map to the same input).
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        dilation_rate: an int or one int per spatial axis.
+
+    Returns:
+        A tensor with ``out_channels`` channels; with ``"valid"`` padding each spatial size is
+        ``(size - 1) * stride + kernel_size``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[[1.0], [2.0]]], "float32")
+    >>> y = ops.conv_transpose(x, np.ones((2, 1, 1), "float32"), strides=2)
+    >>> ops.convert_to_numpy(y)[0, :, 0].tolist()
+    [1.0, 1.0, 2.0, 2.0]
+    """
 
 
 def _pool_spec(op_name, inputs, pool_size, strides=None, padding="valid", data_format=None):
@@ -222,12 +322,52 @@ def _pool_spec(op_name, inputs, pool_size, strides=None, padding="valid", data_f
 
 @op(_pool_spec, "nn")
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    """Max pooling."""
+    """Max pooling: the largest value of each window.
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5 (see ``conv``).
+        pool_size: an int or one int per spatial axis: the window size.
+        strides: an int or one int per spatial axis; None: ``pool_size``.
+        padding: ``"valid"`` or ``"same"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor with the same batch and channel sizes as ``inputs``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> images = np.arange(16, dtype="float32").reshape(1, 4, 4, 1)
+    >>> ops.convert_to_numpy(ops.max_pool(images, 2))[0, :, :, 0].tolist()
+    [[5.0, 7.0], [13.0, 15.0]]
+    """
 
 
 @op(_pool_spec, "nn")
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    """Average pooling."""
+    """Average pooling: the mean of each window.
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5 (see ``conv``).
+        pool_size: an int or one int per spatial axis: the window size.
+        strides: an int or one int per spatial axis; None: ``pool_size``.
+        padding: ``"valid"`` or ``"same"`` (padded positions are not counted in the mean).
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor with the same batch and channel sizes as ``inputs``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(5, dtype="float32").reshape(1, 5, 1)
+    >>> ops.convert_to_numpy(ops.average_pool(x, 2, strides=1))[0, :, 0].tolist()
+    [0.5, 1.5, 2.5, 3.5]
+    """
 
 
 def _adaptive_spec(op_name, inputs, output_size, data_format=None):
@@ -239,12 +379,51 @@ def _adaptive_spec(op_name, inputs, output_size, data_format=None):
 
 @op(_adaptive_spec, "nn")
 def adaptive_average_pool(inputs, output_size, data_format=None):
-    """Average pooling to a fixed output size."""
+    """Average pooling to a fixed output size (as torch's ``AdaptiveAvgPool``).
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5 (see ``conv``).
+        output_size: an int or one int per spatial axis: the output's spatial size. Window
+            ``i`` of an axis of size ``n`` covers ``floor(i * n / out)`` to
+            ``ceil((i + 1) * n / out)``.
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor with spatial size ``output_size``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(5, dtype="float32").reshape(1, 5, 1)
+    >>> ops.convert_to_numpy(ops.adaptive_average_pool(x, 2))[0, :, 0].tolist()
+    [1.0, 3.0]
+    """
 
 
 @op(_adaptive_spec, "nn")
 def adaptive_max_pool(inputs, output_size, data_format=None):
-    """Max pooling to a fixed output size."""
+    """Max pooling to a fixed output size (as torch's ``AdaptiveMaxPool``).
+
+    Args:
+        inputs: a tensor of rank 3, 4 or 5 (see ``conv``).
+        output_size: an int or one int per spatial axis: the output's spatial size (windows
+            as in ``adaptive_average_pool``).
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+
+    Returns:
+        A tensor with spatial size ``output_size``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(5, dtype="float32").reshape(1, 5, 1)
+    >>> ops.convert_to_numpy(ops.adaptive_max_pool(x, 2))[0, :, 0].tolist()
+    [2.0, 4.0]
+    """
 
 
 def _unfold_spec(op_name, x, kernel_size, dilation=1, padding=0, stride=1):
@@ -267,7 +446,29 @@ def _unfold_spec(op_name, x, kernel_size, dilation=1, padding=0, stride=1):
 
 @op(_unfold_spec, "nn")
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
-    """Extract sliding local blocks (torch's ``unfold``): (N, C*kh*kw, L)."""
+    """Extract sliding local blocks (torch's ``unfold``, "im2col").
+
+    Args:
+        x: a tensor ``(N, C, H, W)``.
+        kernel_size: an int or a pair: the block size.
+        dilation: an int or a pair: the spacing between the elements of a block.
+        padding: an int or a pair: zeros added on both sides of each spatial axis.
+        stride: an int or a pair: the step between blocks.
+
+    Returns:
+        A tensor ``(N, C * kh * kw, L)``: one column per block, ``L`` blocks.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(16, dtype="float32").reshape(1, 1, 4, 4)
+    >>> blocks = ops.unfold(x, 2, stride=2)
+    >>> ops.shape(blocks)
+    (1, 4, 4)
+    >>> ops.convert_to_numpy(blocks)[0, :, 0].tolist()  # the top-left 2x2 block
+    [0.0, 1.0, 4.0, 5.0]
+    """
 
 
 def _fold_spec(op_name, x, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -282,7 +483,31 @@ def _fold_spec(op_name, x, output_size, kernel_size, dilation=1, padding=0, stri
 
 @op(_fold_spec, "nn")
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    """Combine sliding local blocks into a tensor (inverse of ``unfold``)."""
+    """Combine sliding local blocks into a tensor (torch's ``fold``, the inverse of ``unfold``).
+
+    Overlapping values are summed.
+
+    Args:
+        x: a tensor ``(N, C * kh * kw, L)``.
+        output_size: a pair: the spatial size ``(H, W)`` of the result.
+        kernel_size: an int or a pair: the block size.
+        dilation: an int or a pair.
+        padding: an int or a pair.
+        stride: an int or a pair.
+
+    Returns:
+        A tensor ``(N, C, H, W)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(16, dtype="float32").reshape(1, 1, 4, 4)
+    >>> blocks = ops.unfold(x, 2, stride=2)
+    >>> back = ops.fold(blocks, (4, 4), 2, stride=2)
+    >>> bool((ops.convert_to_numpy(back) == x).all())
+    True
+    """
 
 
 def _depth_space_spec(op_name, x, block_size, data_format="channels_last"):
@@ -309,9 +534,43 @@ def _depth_space_spec(op_name, x, block_size, data_format="channels_last"):
 
 @op(_depth_space_spec, "nn")
 def depth_to_space(x, block_size, data_format="channels_last"):
-    """Rearrange depth (channels) into spatial blocks."""
+    """Rearrange depth (channels) into spatial blocks (TensorFlow's ``depth_to_space``).
+
+    Args:
+        x: a tensor ``(batch, height, width, channels)`` (channels last).
+        block_size: the block size ``b``; ``channels`` must be divisible by ``b * b``.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+
+    Returns:
+        A tensor ``(batch, height * b, width * b, channels / b**2)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(4, dtype="float32").reshape(1, 1, 1, 4)
+    >>> ops.convert_to_numpy(ops.depth_to_space(x, 2))[0, :, :, 0].tolist()
+    [[0.0, 1.0], [2.0, 3.0]]
+    """
 
 
 @op(_depth_space_spec, "nn")
 def space_to_depth(x, block_size, data_format="channels_last"):
-    """Rearrange spatial blocks into depth (channels)."""
+    """Rearrange spatial blocks into depth (channels); the inverse of ``depth_to_space``.
+
+    Args:
+        x: a tensor ``(batch, height, width, channels)`` (channels last).
+        block_size: the block size ``b``; ``height`` and ``width`` must be divisible by it.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+
+    Returns:
+        A tensor ``(batch, height / b, width / b, channels * b**2)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(4, dtype="float32").reshape(1, 2, 2, 1)
+    >>> ops.convert_to_numpy(ops.space_to_depth(x, 2)).tolist()
+    [[[[0.0, 1.0, 2.0, 3.0]]]]
+    """

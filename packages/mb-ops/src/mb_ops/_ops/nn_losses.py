@@ -34,7 +34,25 @@ def _binary_ce_spec(op_name, target, output, from_logits=False) -> Any:
 
 @op(_binary_ce_spec, "nn")
 def binary_crossentropy(target, output, from_logits=False):
-    """Binary cross-entropy between targets and predicted probabilities (or logits)."""
+    """Binary cross-entropy between targets and predicted probabilities (or logits), per element.
+
+    Args:
+        target: a tensor of 0s and 1s (or soft labels in ``[0, 1]``).
+        output: a tensor of the same rank: probabilities, or logits when ``from_logits``.
+        from_logits: whether ``output`` holds logits (a sigmoid is applied first).
+
+    Returns:
+        A float tensor of the broadcast shape: ``-(t * log(o) + (1 - t) * log(1 - o))``,
+        with ``o`` clipped to ``[epsilon, 1 - epsilon]``. Not averaged over any axis.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> loss = ops.binary_crossentropy(np.array([1.0, 0.0]), np.array([0.9, 0.2]))
+    >>> ops.convert_to_numpy(loss).astype("float64").round(4).tolist()
+    [0.1054, 0.2231]
+    """
 
 
 def _categorical_ce_spec(op_name, target, output, from_logits=False, axis=-1) -> Any:
@@ -51,7 +69,28 @@ def _categorical_ce_spec(op_name, target, output, from_logits=False, axis=-1) ->
 
 @op(_categorical_ce_spec, "nn")
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Categorical cross-entropy with one-hot targets."""
+    """Categorical cross-entropy with one-hot (or soft) targets.
+
+    Args:
+        target: a tensor of class probabilities, one-hot along ``axis``.
+        output: a tensor of the same shape: probabilities (normalized along ``axis`` first),
+            or logits when ``from_logits``.
+        from_logits: whether ``output`` holds logits (a softmax is applied first).
+        axis: the class axis.
+
+    Returns:
+        A float tensor: the shape of ``output`` without ``axis``, ``-sum(t * log(o))``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> loss = ops.categorical_crossentropy(
+    ...     np.array([[0.0, 1.0, 0.0]]), np.array([[0.1, 0.8, 0.1]])
+    ... )
+    >>> ops.convert_to_numpy(loss).astype("float64").round(4).tolist()
+    [0.2231]
+    """
 
 
 def _sparse_ce_spec(op_name, target, output, from_logits=False, axis=-1) -> Any:
@@ -72,7 +111,30 @@ def _sparse_ce_spec(op_name, target, output, from_logits=False, axis=-1) -> Any:
 
 @op(_sparse_ce_spec, "nn")
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    """Categorical cross-entropy with integer class targets."""
+    """Categorical cross-entropy with integer class targets.
+
+    Args:
+        target: an integer tensor of class indices: the shape of ``output`` without ``axis``
+            (a size-1 class axis is also accepted).
+        output: a tensor of probabilities along ``axis``, or logits when ``from_logits``.
+        from_logits: whether ``output`` holds logits (a softmax is applied first).
+        axis: the class axis of ``output``.
+
+    Returns:
+        A float tensor: the shape of ``target``, ``-log(o[target])``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> loss = ops.sparse_categorical_crossentropy(np.array([1]), np.array([[0.1, 0.8, 0.1]]))
+    >>> ops.convert_to_numpy(loss).astype("float64").round(4).tolist()
+    [0.2231]
+    >>> logits = np.array([[0.0, 0.0]])
+    >>> loss = ops.sparse_categorical_crossentropy(np.array([0]), logits, from_logits=True)
+    >>> ops.convert_to_numpy(loss).astype("float64").round(4).tolist()  # log(2)
+    [0.6931]
+    """
 
 
 def _ctc_loss_spec(op_name, target, output, target_length, output_length, mask_index=0) -> Any:
@@ -86,7 +148,28 @@ def _ctc_loss_spec(op_name, target, output, target_length, output_length, mask_i
 
 @op(_ctc_loss_spec, "nn")
 def ctc_loss(target, output, target_length, output_length, mask_index=0):
-    """Connectionist Temporal Classification loss per batch element."""
+    """Connectionist Temporal Classification loss per batch element.
+
+    Args:
+        target: an integer tensor ``(batch, max_label_length)`` of label sequences.
+        output: a tensor ``(batch, max_time, num_classes)`` of logits (log-softmax is applied).
+        target_length: an integer tensor ``(batch,)``: the length of each label sequence.
+        output_length: an integer tensor ``(batch,)``: the number of valid time steps.
+        mask_index: the class index of the blank label.
+
+    Returns:
+        A float tensor ``(batch,)``: the negative log-likelihood of each label sequence,
+        summed over every alignment.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> probs = np.array([[[0.1, 0.8, 0.1], [0.1, 0.1, 0.8], [0.8, 0.1, 0.1]]], "float32")
+    >>> loss = ops.ctc_loss(np.array([[1, 2]]), np.log(probs), np.array([2]), np.array([3]))
+    >>> ops.convert_to_numpy(loss).astype("float64").round(4).tolist()
+    [0.5226]
+    """
 
 
 def _ctc_decode_spec(
@@ -120,7 +203,33 @@ def ctc_decode(
     merge_repeated=True,
     mask_index=0,
 ):
-    """Decode CTC outputs (greedy or beam search)."""
+    """Decode CTC outputs (greedy or beam search).
+
+    Args:
+        inputs: a tensor ``(batch, max_time, num_classes)`` of logits.
+        sequence_lengths: an integer tensor ``(batch,)``: the number of valid time steps.
+        strategy: ``"greedy"`` (the most likely class per step) or ``"beam_search"``.
+        beam_width: the beam width for ``"beam_search"``.
+        top_paths: the number of decoded sequences for ``"beam_search"``.
+        merge_repeated: whether repeated classes (not separated by a blank) are merged.
+        mask_index: the class index of the blank label.
+
+    Returns:
+        A pair ``(decoded, scores)``: ``decoded`` an int32 tensor
+        ``(paths, batch, max_time)`` padded with -1, ``scores`` a float tensor
+        ``(batch, paths)`` (for greedy decoding, minus the sum of the chosen logits).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> logits = np.array(
+    ...     [[[0.1, 0.8, 0.1], [0.1, 0.8, 0.1], [0.8, 0.1, 0.1], [0.1, 0.1, 0.8]]], "float32"
+    ... )
+    >>> decoded, scores = ops.ctc_decode(logits, np.array([4]))
+    >>> ops.convert_to_numpy(decoded).tolist()  # 1 1 blank 2 -> 1 2
+    [[[1, 2, -1, -1]]]
+    """
 
 
 def _psnr_spec(op_name: str, x1: Any, x2: Any, max_val: Any) -> Any:
@@ -135,4 +244,21 @@ def _psnr_spec(op_name: str, x1: Any, x2: Any, max_val: Any) -> Any:
 
 @op(_psnr_spec, "nn")
 def psnr(x1, x2, max_val):
-    """Peak signal-to-noise ratio between two images."""
+    """Peak signal-to-noise ratio between two images.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor of the same shape.
+        max_val: the largest possible value (1.0 for images in ``[0, 1]``, 255 for bytes).
+
+    Returns:
+        A float scalar: ``10 * log10(max_val**2 / mean((x1 - x2)**2))``, in decibels.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a, b = np.zeros((2, 2)), np.full((2, 2), 0.1)
+    >>> ops.convert_to_numpy(ops.psnr(a, b, 1.0)).astype("float64").round(4).tolist()
+    20.0
+    """

@@ -40,7 +40,30 @@ def _batch_norm_spec(op_name, x, mean, variance, axis, offset=None, scale=None, 
 
 @op(_batch_norm_spec, "nn")
 def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=1e-3):
-    """Normalize ``x`` with given mean and variance, then scale and offset."""
+    """Normalize ``x`` with given mean and variance, then scale and offset.
+
+    Args:
+        x: a tensor.
+        mean: the mean, a tensor of the size of ``x``'s ``axis`` (or broadcastable to ``x``).
+        variance: the variance, shaped as ``mean``.
+        axis: the feature axis of ``x`` that ``mean`` and ``variance`` run along.
+        offset: None or a tensor added after scaling (beta).
+        scale: None or a tensor the normalized values are multiplied by (gamma).
+        epsilon: a small float added to the variance.
+
+    Returns:
+        ``(x - mean) / sqrt(variance + epsilon) * scale + offset``, shaped as ``x``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[1.0, 2.0], [3.0, 6.0]], "float32")
+    >>> mean, variance = ops.moments(x, axes=[0])
+    >>> y = ops.batch_normalization(x, mean, variance, axis=-1, epsilon=0.0)
+    >>> ops.convert_to_numpy(y).tolist()
+    [[-1.0, -1.0], [1.0, 1.0]]
+    """
 
 
 def _moments_spec(op_name, x, axes, keepdims=False, synchronized=False) -> Any:
@@ -51,7 +74,27 @@ def _moments_spec(op_name, x, axes, keepdims=False, synchronized=False) -> Any:
 
 @op(_moments_spec, "nn")
 def moments(x, axes, keepdims=False, synchronized=False):
-    """Mean and variance of ``x`` over ``axes``."""
+    """Mean and variance of ``x`` over ``axes``.
+
+    Args:
+        x: a tensor.
+        axes: a list of the axes to reduce.
+        keepdims: whether the reduced axes stay, with size 1.
+        synchronized: whether to synchronize the statistics across replicas in distributed
+            training (backends that do not distribute ignore it).
+
+    Returns:
+        A pair ``(mean, variance)`` (population variance), float tensors.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[1.0, 2.0], [3.0, 6.0]], "float32")
+    >>> mean, variance = ops.moments(x, axes=[0])
+    >>> ops.convert_to_numpy(mean).tolist(), ops.convert_to_numpy(variance).tolist()
+    ([2.0, 4.0], [1.0, 4.0])
+    """
 
 
 def _float_like_spec(op_name: str, x: Any, *rest: Any) -> Any:
@@ -79,7 +122,27 @@ def _layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwar
 
 @op(_layer_norm_spec, "nn", fallback=_layer_normalization)
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
-    """Normalize to zero mean and unit variance over ``axis``, then scale and shift."""
+    """Normalize to zero mean and unit variance over ``axis``, then scale and shift.
+
+    Args:
+        x: a tensor.
+        gamma: None or a tensor the normalized values are multiplied by.
+        beta: None or a tensor added after scaling.
+        axis: the axis (or axes) whose statistics are used.
+        epsilon: a small float added to the variance; None: ``config.epsilon()``.
+        **kwargs: accepted for Keras compatibility (``rms_scaling``).
+
+    Returns:
+        A float tensor shaped as ``x``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> y = ops.layer_normalization(np.array([[1.0, 2.0, 3.0]], "float32"), epsilon=0.0)
+    >>> ops.convert_to_numpy(y).astype("float64").round(4).tolist()
+    [[-1.2247, 0.0, 1.2247]]
+    """
 
 
 def _rms_normalization(x, scale=None, axis=-1, epsilon=None):
@@ -93,7 +156,25 @@ def _rms_normalization(x, scale=None, axis=-1, epsilon=None):
 
 @op(_float_like_spec, "nn", fallback=_rms_normalization)
 def rms_normalization(x, scale=None, axis=-1, epsilon=None):
-    """Divide by the root mean square over ``axis``, then scale."""
+    """Divide by the root mean square over ``axis``, then scale.
+
+    Args:
+        x: a tensor.
+        scale: None or a tensor the normalized values are multiplied by.
+        axis: the axis (or axes) whose root mean square is used.
+        epsilon: a small float added to the mean square; None: ``config.epsilon()``.
+
+    Returns:
+        ``x / sqrt(mean(x**2, axis) + epsilon) * scale``, shaped as ``x``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> y = ops.rms_normalization(np.array([[3.0, 4.0]], "float32"), epsilon=0.0)
+    >>> ops.convert_to_numpy(y).astype("float64").round(4).tolist()
+    [[0.8485, 1.1314]]
+    """
 
 
 def _normalize(x, axis=-1, order=2, epsilon=None):
@@ -104,7 +185,28 @@ def _normalize(x, axis=-1, order=2, epsilon=None):
 
 @op(_float_like_spec, "nn", fallback=_normalize)
 def normalize(x, axis=-1, order=2, epsilon=None):
-    """Divide ``x`` by its norm along ``axis``."""
+    """Divide ``x`` by its norm along ``axis``.
+
+    Args:
+        x: a tensor.
+        axis: the axis along which the norm is taken.
+        order: the order of the norm (2: Euclidean, 1: sum of absolute values).
+        epsilon: the smallest norm divided by (avoids division by zero); None:
+            ``config.epsilon()``.
+
+    Returns:
+        A float tensor shaped as ``x`` whose slices along ``axis`` have norm 1.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[3.0, 4.0]], "float32")
+    >>> ops.convert_to_numpy(ops.normalize(x)).astype("float64").round(4).tolist()
+    [[0.6, 0.8]]
+    >>> ops.convert_to_numpy(ops.normalize(x, order=1)).astype("float64").round(4).tolist()
+    [[0.4286, 0.5714]]
+    """
 
 
 def _polar_spec(op_name: str, abs_: Any, angle: Any) -> Any:
@@ -121,7 +223,23 @@ def _polar(abs_, angle):
 
 @op(_polar_spec, "nn", fallback=_polar)
 def polar(abs_, angle):
-    """Complex numbers from magnitudes and angles."""
+    """Complex numbers from magnitudes and angles: ``abs_ * (cos(angle) + i sin(angle))``.
+
+    Args:
+        abs_: a float tensor of magnitudes.
+        angle: a float tensor of angles, in radians.
+
+    Returns:
+        A complex tensor (complex64, complex128 for float64 input) of the broadcast shape.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> z = ops.convert_to_numpy(ops.polar(np.array([1.0, 2.0]), np.array([0.0, np.pi / 2])))
+    >>> bool(np.allclose(z, [1.0, 2.0j]))
+    True
+    """
 
 
 def _one_hot_spec(op_name, x, num_classes, axis=-1, dtype=None, sparse=False) -> Any:
@@ -133,7 +251,27 @@ def _one_hot_spec(op_name, x, num_classes, axis=-1, dtype=None, sparse=False) ->
 
 @op(_one_hot_spec, "nn")
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    """One-hot encoding of integer classes."""
+    """One-hot encoding of integer classes.
+
+    Args:
+        x: an integer tensor of class indices.
+        num_classes: the number of classes (the size of the new axis).
+        axis: where the new class axis goes.
+        dtype: the dtype of the result; None: ``config.floatx()``.
+        sparse: whether to return a sparse tensor (backends without sparse tensors return a
+            dense one).
+
+    Returns:
+        A tensor with one more axis than ``x``: 1 at each index, 0 elsewhere (an index out
+        of range gives all zeros).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.one_hot(np.array([0, 2]), 3)).tolist()
+    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    """
 
 
 def _multi_hot_spec(
@@ -154,7 +292,26 @@ def _multi_hot_spec(
 
 @op(_multi_hot_spec, "nn")
 def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwargs):
-    """Multi-hot encoding of sets of integer classes."""
+    """Multi-hot encoding of sets of integer classes.
+
+    Args:
+        inputs: an integer tensor whose last axis holds the classes of one sample.
+        num_classes: the number of classes.
+        axis: where the class axis goes.
+        dtype: the dtype of the result; None: ``config.floatx()``.
+        sparse: whether to return a sparse tensor.
+        **kwargs: ``num_tokens``, Keras's old name of ``num_classes``.
+
+    Returns:
+        A tensor ``(..., num_classes)``: 1 for each class present in a sample, else 0.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.multi_hot(np.array([[0, 2], [1, 1]]), 3)).tolist()
+    [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    """
 
 
 def _attention_spec(
@@ -195,4 +352,34 @@ def dot_product_attention(
     flash_attention=None,
     attn_logits_soft_cap=None,
 ):
-    """Scaled dot-product attention ``softmax(q k^T * scale + bias) v``."""
+    """Scaled dot-product attention ``softmax(q k^T * scale + bias) v``.
+
+    Args:
+        query: a tensor ``(batch, q_len, num_heads, head_dim)``.
+        key: a tensor ``(batch, kv_len, num_kv_heads, head_dim)``; ``num_heads`` must be a
+            multiple of ``num_kv_heads`` (grouped-query attention).
+        value: a tensor ``(batch, kv_len, num_kv_heads, head_dim_v)``.
+        bias: None or a tensor added to the logits, broadcastable to
+            ``(batch, num_heads, q_len, kv_len)``.
+        mask: None or a boolean tensor of that shape: False positions are not attended to.
+        scale: the logits' scale; None: ``1 / sqrt(head_dim)``.
+        is_causal: whether position ``i`` attends only to positions ``<= i``.
+        flash_attention: whether to use a fused kernel; None: where available.
+        attn_logits_soft_cap: None or a float ``c``: logits become ``c * tanh(logits / c)``.
+
+    Returns:
+        A tensor ``(batch, q_len, num_heads, head_dim_v)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> q = np.array([[1.0, 0.0], [0.0, 1.0]], "float32").reshape(1, 2, 1, 2)
+    >>> v = np.array([1.0, 3.0], "float32").reshape(1, 2, 1, 1)
+    >>> out = ops.dot_product_attention(q, q, v)
+    >>> ops.convert_to_numpy(out).ravel().astype("float64").round(4).tolist()
+    [1.6605, 2.3395]
+    >>> out = ops.dot_product_attention(q, q, v, is_causal=True)
+    >>> ops.convert_to_numpy(out).ravel().astype("float64").round(4).tolist()
+    [1.0, 2.3395]
+    """

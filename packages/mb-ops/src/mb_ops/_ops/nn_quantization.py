@@ -51,7 +51,23 @@ def _int8_matmul(x1: Any, x2: Any) -> Any:
 
 @op(_int8_matmul_spec, "nn", fallback=_int8_matmul)
 def int8_matmul(x1, x2):
-    """``x1 @ x2`` for int8 ``x1`` ``(..., K)`` and ``x2`` ``(K, N)``, exact in int32."""
+    """``x1 @ x2`` for int8 ``x1`` ``(..., K)`` and ``x2`` ``(K, N)``, exact in int32.
+
+    Args:
+        x1: an int8 tensor ``(..., K)``.
+        x2: an int8 tensor ``(K, N)``.
+
+    Returns:
+        An int32 tensor ``(..., N)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> y = quantizers.int8_matmul(np.array([[1, -2]], "int8"), np.array([[3], [4]], "int8"))
+    >>> ops.convert_to_numpy(y).tolist(), str(ops.convert_to_numpy(y).dtype)
+    ([[-5]], 'int32')
+    """
 
 
 def _scaled_matmul_spec(op_name, x1, x2, x1_scale, x2_scale, output_dtype="float32"):
@@ -77,4 +93,23 @@ def float8_matmul(x1, x2, x1_scale, x2_scale, output_dtype="float32"):
 
     The scales are scalars (a float8 value times its scale is the real value); the
     product accumulates in float32 and is returned in ``output_dtype``.
+
+    Args:
+        x1: a float8 tensor ``(..., K)``.
+        x2: a float8 tensor ``(K, N)``.
+        x1_scale: a scalar: the scale of ``x1``.
+        x2_scale: a scalar: the scale of ``x2``.
+        output_dtype: the dtype of the result.
+
+    Returns:
+        A tensor ``(..., N)`` of ``output_dtype``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> a = ops.cast(np.array([[1.0, 2.0]]), "float8_e4m3fn")
+    >>> b = ops.cast(np.array([[3.0], [4.0]]), "float8_e4m3fn")
+    >>> ops.convert_to_numpy(quantizers.float8_matmul(a, b, 0.5, 2.0)).tolist()
+    [[11.0]]
     """

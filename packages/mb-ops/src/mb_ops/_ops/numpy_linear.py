@@ -95,7 +95,27 @@ def _dot_spec(op_name: str, x1: Any, x2: Any) -> Any:
 
 @op(_dot_spec)
 def dot(x1, x2):
-    """Dot product: matmul for matrices, sum product over the last axes otherwise."""
+    """Dot product: matmul for matrices, sum product over the last axes otherwise.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor. For 1D tensors, the inner product; for 2D, the matrix product; for
+            N-D ``x1`` and M-D ``x2``, the sum product over the last axis of ``x1`` and the
+            second-to-last of ``x2`` (as ``numpy.dot``).
+
+    Returns:
+        A tensor with the dtype of ``x1`` and ``x2`` promoted.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> int(ops.dot(np.array([1, 2, 3]), np.array([4, 5, 6])))
+    32
+    >>> a, b = np.array([[1, 2], [3, 4]]), np.array([[5, 6], [7, 8]])
+    >>> ops.convert_to_numpy(ops.dot(a, b)).tolist()
+    [[19, 22], [43, 50]]
+    """
 
 
 def _tensordot_spec(op_name: str, x1: Any, x2: Any, axes: Any = 2) -> Any:
@@ -123,7 +143,27 @@ def _tensordot_spec(op_name: str, x1: Any, x2: Any, axes: Any = 2) -> Any:
 
 @op(_tensordot_spec)
 def tensordot(x1, x2, axes=2):
-    """Tensor dot product along the given axes."""
+    """Tensor dot product along the given axes.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor.
+        axes: an int ``n``: sum over the last ``n`` axes of ``x1`` and the first ``n`` of
+            ``x2``; or a pair of lists of axes, summed pairwise.
+
+    Returns:
+        A tensor: the axes of ``x1`` not summed over, then those of ``x2``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a, b = np.array([[1, 2], [3, 4]]), np.array([[5, 6], [7, 8]])
+    >>> int(ops.tensordot(a, b, axes=2))
+    70
+    >>> ops.convert_to_numpy(ops.tensordot(a, b, axes=([0], [0]))).tolist()  # a.T @ b
+    [[26, 30], [38, 44]]
+    """
 
 
 def _inner_spec(op_name: str, x1: Any, x2: Any) -> Any:
@@ -137,7 +177,25 @@ def _inner_spec(op_name: str, x1: Any, x2: Any) -> Any:
 
 @op(_inner_spec)
 def inner(x1, x2):
-    """Inner product over the last axes."""
+    """Inner product over the last axes.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor with the same size of its last axis.
+
+    Returns:
+        A tensor ``x1.shape[:-1] + x2.shape[:-1]``: the sum product over the last axes.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> int(ops.inner(np.array([1, 2, 3]), np.array([4, 5, 6])))
+    32
+    >>> a, b = np.array([[1, 2], [3, 4]]), np.array([[5, 6], [7, 8]])
+    >>> ops.convert_to_numpy(ops.inner(a, b)).tolist()
+    [[17, 23], [39, 53]]
+    """
 
 
 def _outer_spec(op_name: str, x1: Any, x2: Any) -> Any:
@@ -157,7 +215,22 @@ def _flat(shape: Any) -> Any:
 
 @op(_outer_spec)
 def outer(x1, x2):
-    """Outer product of two flattened tensors."""
+    """Outer product of two flattened tensors.
+
+    Args:
+        x1: a tensor (flattened).
+        x2: a tensor (flattened).
+
+    Returns:
+        A 2D tensor ``(x1.size, x2.size)``: ``out[i, j] = x1[i] * x2[j]``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.outer(np.array([1, 2]), np.array([1, 10, 100]))).tolist()
+    [[1, 10, 100], [2, 20, 200]]
+    """
 
 
 def _vdot_spec(op_name: str, x1: Any, x2: Any) -> Any:
@@ -166,7 +239,22 @@ def _vdot_spec(op_name: str, x1: Any, x2: Any) -> Any:
 
 @op(_vdot_spec)
 def vdot(x1, x2):
-    """Dot product of two flattened tensors (conjugating the first)."""
+    """Dot product of two flattened tensors (conjugating the first).
+
+    Args:
+        x1: a tensor (flattened; complex values are conjugated).
+        x2: a tensor with as many elements.
+
+    Returns:
+        A scalar tensor.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> int(ops.vdot(np.array([[1, 2], [3, 4]]), np.array([[5, 6], [7, 8]])))
+    70
+    """
 
 
 def _kron_spec(op_name: str, x1: Any, x2: Any) -> Any:
@@ -180,7 +268,22 @@ def _kron_spec(op_name: str, x1: Any, x2: Any) -> Any:
 
 @op(_kron_spec)
 def kron(x1, x2):
-    """Kronecker product."""
+    """Kronecker product.
+
+    Args:
+        x1: a tensor.
+        x2: a tensor.
+
+    Returns:
+        A tensor made of blocks ``x1[i, j] * x2``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.kron(np.array([[1, 2]]), np.array([[1], [10]]))).tolist()
+    [[1, 2], [10, 20]]
+    """
 
 
 def _cross_spec(
@@ -207,7 +310,26 @@ def _cross_spec(
 
 @op(_cross_spec)
 def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """Cross product of 2- or 3-element vectors."""
+    """Cross product of 2- or 3-element vectors.
+
+    Args:
+        x1: a tensor whose vectors lie along ``axisa``.
+        x2: a tensor whose vectors lie along ``axisb``.
+        axisa: the axis of ``x1`` holding the vectors.
+        axisb: the axis of ``x2`` holding the vectors.
+        axisc: the axis of the result holding the vectors.
+        axis: if given, overrides ``axisa``, ``axisb`` and ``axisc``.
+
+    Returns:
+        A tensor of cross products (a scalar per pair for 2-element vectors).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.cross(np.array([1, 0, 0]), np.array([0, 1, 0]))).tolist()
+    [0, 0, 1]
+    """
 
 
 _EINSUM_TERM = re.compile(r"^[a-zA-Z.]*$")
@@ -273,7 +395,27 @@ def _einsum_spec(op_name: str, subscripts: str, operands: Any, kwargs: Any = Non
 
 @op(_einsum_spec)
 def einsum(subscripts, *operands, **kwargs):
-    """Einstein summation over the operands."""
+    """Einstein summation over the operands.
+
+    Args:
+        subscripts: the subscripts, e.g. ``"ij,jk->ik"``: repeated letters are summed
+            over, the letters after ``->`` are the output's axes.
+        *operands: the tensors, one per comma-separated group.
+        **kwargs: accepted for compatibility (e.g. ``optimize``).
+
+    Returns:
+        A tensor.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a, b = np.array([[1, 2], [3, 4]]), np.array([[5, 6], [7, 8]])
+    >>> ops.convert_to_numpy(ops.einsum("ij,jk->ik", a, b)).tolist()
+    [[19, 22], [43, 50]]
+    >>> int(ops.einsum("ii", a)), ops.convert_to_numpy(ops.einsum("ij->j", a)).tolist()
+    (5, [4, 6])
+    """
 
 
 def _trace_spec(op_name: str, x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
@@ -288,7 +430,25 @@ def _trace_spec(op_name: str, x: Any, offset: int = 0, axis1: int = 0, axis2: in
 
 @op(_trace_spec)
 def trace(x, offset=0, axis1=0, axis2=1):
-    """Sum along diagonals."""
+    """Sum along diagonals.
+
+    Args:
+        x: a tensor of rank >= 2.
+        offset: the diagonal: 0 the main one, > 0 above it, < 0 below it.
+        axis1: the first axis of the 2D planes.
+        axis2: the second axis of the 2D planes.
+
+    Returns:
+        A tensor without ``axis1`` and ``axis2``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(9).reshape(3, 3)
+    >>> int(ops.trace(x)), int(ops.trace(x, offset=1))
+    (12, 6)
+    """
 
 
 def _diag_len(n: Any, m: Any, k: int) -> Any:
@@ -309,7 +469,27 @@ def _diagonal_spec(op_name: str, x: Any, offset: int = 0, axis1: int = 0, axis2:
 
 @op(_diagonal_spec)
 def diagonal(x, offset=0, axis1=0, axis2=1):
-    """The given diagonals."""
+    """The given diagonals.
+
+    Args:
+        x: a tensor of rank >= 2.
+        offset: the diagonal: 0 the main one, > 0 above it, < 0 below it.
+        axis1: the first axis of the 2D planes.
+        axis2: the second axis of the 2D planes.
+
+    Returns:
+        A tensor: the other axes, then the diagonal as the last axis.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.arange(9).reshape(3, 3)
+    >>> ops.convert_to_numpy(ops.diagonal(x)).tolist()
+    [0, 4, 8]
+    >>> ops.convert_to_numpy(ops.diagonal(x, offset=-1)).tolist()
+    [3, 7]
+    """
 
 
 def _diag_spec(op_name: str, x: Any, k: int = 0) -> Any:
@@ -324,7 +504,25 @@ def _diag_spec(op_name: str, x: Any, k: int = 0) -> Any:
 
 @op(_diag_spec)
 def diag(x, k=0):
-    """Extract a diagonal (2D input) or build a diagonal matrix (1D input)."""
+    """Extract a diagonal (2D input) or build a diagonal matrix (1D input).
+
+    Args:
+        x: a 1D or 2D tensor.
+        k: the diagonal: 0 the main one, > 0 above it, < 0 below it.
+
+    Returns:
+        For 2D ``x``, its ``k``-th diagonal; for 1D ``x``, a square matrix with ``x`` on the
+        ``k``-th diagonal.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.diag(np.arange(9).reshape(3, 3))).tolist()
+    [0, 4, 8]
+    >>> ops.convert_to_numpy(ops.diag(np.array([1, 2]))).tolist()
+    [[1, 0], [0, 2]]
+    """
 
 
 def _diagflat_spec(op_name: str, x: Any, k: int = 0) -> Any:
@@ -335,7 +533,22 @@ def _diagflat_spec(op_name: str, x: Any, k: int = 0) -> Any:
 
 @op(_diagflat_spec)
 def diagflat(x, k=0):
-    """A 2D tensor with the flattened input on the k-th diagonal."""
+    """A 2D tensor with the flattened input on the k-th diagonal.
+
+    Args:
+        x: a tensor (flattened).
+        k: the diagonal: 0 the main one, > 0 above it, < 0 below it.
+
+    Returns:
+        A square 2D tensor of size ``x.size + abs(k)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.diagflat(np.array([[1, 2]]), k=1)).tolist()
+    [[0, 1, 0], [0, 0, 2], [0, 0, 0]]
+    """
 
 
 def _triangle_spec(op_name: str, x: Any, k: int = 0) -> Any:
@@ -346,12 +559,42 @@ def _triangle_spec(op_name: str, x: Any, k: int = 0) -> Any:
 
 @op(_triangle_spec)
 def tril(x, k=0):
-    """Lower triangle of a tensor (zeros above the k-th diagonal)."""
+    """Lower triangle of a tensor (zeros above the k-th diagonal).
+
+    Args:
+        x: a tensor of rank >= 2 (the last two axes are the matrices).
+        k: the diagonal above which values are zeroed: 0 the main one, > 0 above it.
+
+    Returns:
+        A tensor shaped as ``x``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.tril(np.arange(9).reshape(3, 3))).tolist()
+    [[0, 0, 0], [3, 4, 0], [6, 7, 8]]
+    """
 
 
 @op(_triangle_spec)
 def triu(x, k=0):
-    """Upper triangle of a tensor (zeros below the k-th diagonal)."""
+    """Upper triangle of a tensor (zeros below the k-th diagonal).
+
+    Args:
+        x: a tensor of rank >= 2 (the last two axes are the matrices).
+        k: the diagonal below which values are zeroed: 0 the main one, > 0 above it.
+
+    Returns:
+        A tensor shaped as ``x``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.triu(np.arange(9).reshape(3, 3), k=1)).tolist()
+    [[0, 1, 2], [0, 0, 5], [0, 0, 0]]
+    """
 
 
 def _correlate_spec(op_name: str, x1: Any, x2: Any, mode: str = "valid") -> Any:
@@ -377,7 +620,27 @@ def _correlate_spec(op_name: str, x1: Any, x2: Any, mode: str = "valid") -> Any:
 
 @op(_correlate_spec)
 def correlate(x1, x2, mode="valid"):
-    """Cross-correlation of two 1D tensors."""
+    """Cross-correlation of two 1D tensors (``numpy.correlate``).
+
+    Args:
+        x1: a 1D tensor.
+        x2: a 1D tensor.
+        mode: ``"valid"`` (only full overlaps), ``"same"`` (the size of the longer input)
+            or ``"full"`` (every overlap).
+
+    Returns:
+        A 1D tensor: ``out[k] = sum_n x1[n + k] * conj(x2[n])``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a, v = np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, 0.5])
+    >>> ops.convert_to_numpy(ops.correlate(a, v)).tolist()
+    [3.5]
+    >>> ops.convert_to_numpy(ops.correlate(a, v, mode="same")).tolist()
+    [2.0, 3.5, 3.0]
+    """
 
 
 def _corrcoef_spec(op_name: str, x: Any) -> Any:
@@ -388,7 +651,22 @@ def _corrcoef_spec(op_name: str, x: Any) -> Any:
 
 @op(_corrcoef_spec)
 def corrcoef(x):
-    """Pearson correlation coefficients of the rows."""
+    """Pearson correlation coefficients of the rows.
+
+    Args:
+        x: a 2D tensor: one variable per row, one observation per column.
+
+    Returns:
+        A square float tensor ``(rows, rows)`` of correlation coefficients.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[1.0, 2.0, 3.0], [3.0, 2.0, 1.0]])
+    >>> ops.convert_to_numpy(ops.corrcoef(x)).tolist()
+    [[1.0, -1.0], [-1.0, 1.0]]
+    """
 
 
 def _slogdet_spec(op_name: str, x: Any) -> Any:
@@ -401,7 +679,23 @@ def _slogdet_spec(op_name: str, x: Any) -> Any:
 
 @op(_slogdet_spec)
 def slogdet(x):
-    """Sign and natural log of the determinant."""
+    """Sign and natural log of the determinant.
+
+    Args:
+        x: a tensor ``(..., n, n)`` of square matrices.
+
+    Returns:
+        A pair ``(sign, logabsdet)``: the determinant is ``sign * exp(logabsdet)``, which
+        stays finite where the determinant itself would overflow.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> sign, logdet = ops.slogdet(np.array([[0.0, 2.0], [1.0, 0.0]]))  # det = -2
+    >>> float(sign), ops.convert_to_numpy(logdet).astype("float64").round(4).tolist()
+    (-1.0, 0.6931)
+    """
 
 
 def _vander_spec(op_name: str, x: Any, N: Any = None, increasing: bool = False) -> Any:
@@ -415,4 +709,23 @@ def _vander_spec(op_name: str, x: Any, N: Any = None, increasing: bool = False) 
 
 @op(_vander_spec)
 def vander(x, N=None, increasing=False):
-    """Vandermonde matrix."""
+    """Vandermonde matrix.
+
+    Args:
+        x: a 1D tensor.
+        N: the number of columns; None: ``len(x)``.
+        increasing: whether the powers increase from left to right (by default they
+            decrease, ending with ``x**0``).
+
+    Returns:
+        A 2D tensor ``(len(x), N)`` of the powers of ``x``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> ops.convert_to_numpy(ops.vander(np.array([1, 2, 3]))).tolist()
+    [[1, 1, 1], [4, 2, 1], [9, 3, 1]]
+    >>> ops.convert_to_numpy(ops.vander(np.array([1, 2, 3]), N=2, increasing=True)).tolist()
+    [[1, 1], [1, 2], [1, 3]]
+    """

@@ -46,6 +46,16 @@ def awq_search_optimal_scales(weights, activation_magnitudes, *, num_grid_points
 
     Returns:
         The best scales, ``(in_features,)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> w = np.array([[0.5, -1.0, 2.0, 0.25]], "float32")
+    >>> magnitudes = np.array([1.0, 4.0, 0.5, 2.0], "float32")
+    >>> scales = quantizers.awq_search_optimal_scales(w, magnitudes, num_grid_points=4)
+    >>> ops.shape(scales)
+    (4,)
     """
     in_features = int(ops.shape(weights)[1])
     x_max = ops.cast(activation_magnitudes, "float32")
@@ -76,10 +86,34 @@ def awq_quantize_matrix(
 ):
     """AWQ on ``(out_features, in_features)`` weights.
 
+    The weights are multiplied by the scales of ``awq_search_optimal_scales``, then
+    quantized to 4 bits per row (or per group).
+
+    Args:
+        weights_transpose: the weights, ``(out_features, in_features)``.
+        activation_magnitudes: the largest ``|x|`` of each input, ``(in_features,)``.
+        num_grid_points: the scale search's grid has ``num_grid_points + 1`` ratios.
+        group_size: quantization group size; -1 for one group per row.
+
     Returns:
         ``(levels, scale, zero, awq_scales, g_idx)``: levels in ``[0, 15]`` (float),
         scale/zero ``(out_features, n_groups)``, the AWQ scales ``(in_features,)``
         and the float group index of each input.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> w = np.array([[0.5, -1.0, 2.0, 0.25]], "float32")
+    >>> magnitudes = np.array([1.0, 4.0, 0.5, 2.0], "float32")
+    >>> levels, scale, zero, awq_scales, g_idx = quantizers.awq_quantize_matrix(
+    ...     w, magnitudes, num_grid_points=4
+    ... )
+    >>> ops.shape(levels), ops.shape(scale), ops.shape(awq_scales)
+    ((1, 4), (1, 1), (4,))
+    >>> levels = ops.convert_to_numpy(levels)
+    >>> bool(levels.min() >= 0 and levels.max() <= 15)
+    True
     """
     in_features = int(ops.shape(weights_transpose)[1])
     awq_scales = awq_search_optimal_scales(
@@ -98,8 +132,24 @@ def awq_quantize_matrix(
 def update_activation_magnitudes(magnitudes, inputs):
     """``max(magnitudes, max |inputs| per feature)`` over the rows of ``inputs`` ``(..., F)``.
 
+    Args:
+        magnitudes: the maxima so far, ``(F,)``.
+        inputs: new activations, ``(..., F)``.
+
     Returns:
         ``(magnitudes, rows)``: the new maxima and the number of rows seen.
+
+    Raises:
+        ValueError: if ``inputs`` is None or empty.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> inputs = np.array([[1.0, -3.0], [2.0, 0.0]], "float32")
+    >>> magnitudes, rows = quantizers.update_activation_magnitudes(ops.zeros((2,)), inputs)
+    >>> ops.convert_to_numpy(magnitudes).tolist(), rows
+    ([2.0, 3.0], 2)
     """
     if inputs is None:
         raise ValueError("Input tensor cannot be None.")

@@ -24,7 +24,27 @@ def _stable_permutation(metric):
 
 
 def gptq_parameter_finder(weight_bits, per_channel=True, symmetric=False, compute_dtype="float32"):
-    """``find(weights) -> (scale, zero, maxq)`` with GPTQ's quantization settings."""
+    """``find(weights) -> (scale, zero, maxq)`` with GPTQ's quantization settings.
+
+    Args:
+        weight_bits: bits per quantized weight.
+        per_channel: one range per row (output feature).
+        symmetric: a range symmetric around zero.
+        compute_dtype: dtype of the scale.
+
+    Returns:
+        ``compute_quantization_parameters`` with these settings bound (no groups: GPTQ
+        passes each group's columns itself).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> x = np.array([[0.0, 1.5, 3.0], [-1.0, 0.0, 2.0]], "float32")
+    >>> scale, zero, maxq = quantizers.gptq_parameter_finder(2)(x)
+    >>> ops.convert_to_numpy(scale).tolist(), ops.convert_to_numpy(zero).tolist(), float(maxq)
+    ([[1.0], [1.0]], [[0], [1]], 3.0)
+    """
     return functools.partial(
         compute_quantization_parameters,
         bits=weight_bits,
@@ -45,6 +65,19 @@ def update_hessian(hessian, num_samples, inputs):
 
     Returns:
         ``(hessian, num_samples)`` updated.
+
+    Raises:
+        ValueError: if ``inputs`` is None, empty, of rank < 2, or its features do not
+            match the Hessian's.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> inputs = np.array([[1.0, 0.0], [0.0, 2.0]], "float32")
+    >>> hessian, n = quantizers.update_hessian(ops.zeros((2, 2)), 0, inputs)
+    >>> ops.convert_to_numpy(hessian).tolist(), n
+    ([[1.0, 0.0], [0.0, 4.0]], 2)
     """
     if inputs is None:
         raise ValueError("Input tensor cannot be None.")
@@ -70,8 +103,21 @@ def update_hessian(hessian, num_samples, inputs):
 def damped_inverse_hessian(hessian, damping):
     """The inverse of `hessian` with dead inputs set to 1 and ``damping * mean(diag)`` added.
 
+    Args:
+        hessian: a ``(features, features)`` Hessian estimate (see ``update_hessian``).
+        damping: the fraction of the mean diagonal added to the diagonal.
+
     Returns:
         ``(inverse, damped_hessian)``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> hessian = np.array([[1.0, 0.0], [0.0, 4.0]], "float32")
+    >>> inverse, damped = quantizers.damped_inverse_hessian(hessian, 0.0)
+    >>> ops.convert_to_numpy(inverse).tolist()
+    [[1.0, 0.0], [0.0, 0.25]]
     """
     diagonal = ops.diagonal(hessian)
     dead = ops.equal(diagonal, 0.0)
@@ -108,9 +154,35 @@ def gptq_quantize_matrix(
     subtracted from the columns not yet quantized (inside a block at once, across
     blocks in one product per block).
 
+    Args:
+        weights_transpose: the weights, ``(out_features, in_features)``.
+        inv_hessian: the ``(in_features, in_features)`` inverse Hessian (see
+            ``damped_inverse_hessian``).
+        blocksize: the number of columns quantized together.
+        group_size: columns per quantization group; -1: one group.
+        activation_order: quantize the columns in decreasing order of ``order_metric``.
+        order_metric: None (the inverse of the inverse Hessian's diagonal) or one value
+            per column.
+        compute_scale_zero: ``find(weights) -> (scale, zero, maxq)`` (see
+            ``gptq_parameter_finder``).
+
     Returns:
         ``(quantized int32, scale, zero, g_idx)``: scale and zero are
-        ``(out_features, n_groups)``, ``g_idx`` the float group of each input.
+        ``(out_features, n_groups)``, ``g_idx`` the float group of each input
+        (``i / group_size``, as Keras; truncate it for the group's index).
+
+    Example (with an identity inverse Hessian no error is carried over, so this is
+    rounding to the nearest level):
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> x = np.array([[0.0, 1.5, 3.0], [-1.0, 0.0, 2.0]], "float32")
+    >>> find = quantizers.gptq_parameter_finder(2)
+    >>> quantized, scale, zero, g_idx = quantizers.gptq_quantize_matrix(
+    ...     x, ops.eye(3), compute_scale_zero=find
+    ... )
+    >>> ops.convert_to_numpy(quantized).tolist()
+    [[0, 2, 3], [0, 1, 3]]
     """
     in_features = int(ops.shape(weights_transpose)[1])
     perm = inv_perm = None

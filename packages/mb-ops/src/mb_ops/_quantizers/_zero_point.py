@@ -32,6 +32,15 @@ def compute_quantization_parameters(
     Returns:
         ``(scale, zero, maxq)``: scale and zero are ``(out_features, n_groups)``
         (``n_groups`` is 1 without groups), ``maxq`` is ``2**bits - 1``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> x = np.array([[0.0, 1.5, 3.0], [-1.0, 0.0, 2.0]], "float32")
+    >>> scale, zero, maxq = quantizers.compute_quantization_parameters(x, bits=2, per_channel=True)
+    >>> ops.convert_to_numpy(scale).tolist(), ops.convert_to_numpy(zero).tolist(), float(maxq)
+    ([[1.0], [1.0]], [[0], [1]], 3.0)
     """
     if x is None:
         raise ValueError(f"Input tensor {x} cannot be None.")
@@ -86,7 +95,27 @@ def compute_quantization_parameters(
 
 
 def quantize_with_zero_point(input_tensor, scale, zero, maxq):
-    """``clip(round(x / scale + zero), 0, maxq)`` (float levels in ``[0, maxq]``)."""
+    """``clip(round(x / scale + zero), 0, maxq)`` (float levels in ``[0, maxq]``).
+
+    Args:
+        input_tensor: the values to quantize.
+        scale: the step between levels (broadcast against ``input_tensor``).
+        zero: the level of the value 0.
+        maxq: the largest level.
+
+    Returns:
+        A float tensor of integer levels in ``[0, maxq]``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> x = np.array([[0.0, 1.5, 3.0], [-1.0, 0.0, 2.0]], "float32")
+    >>> scale, zero, maxq = quantizers.compute_quantization_parameters(x, bits=2, per_channel=True)
+    >>> levels = quantizers.quantize_with_zero_point(x, scale, zero, maxq)
+    >>> ops.convert_to_numpy(levels).tolist()
+    [[0.0, 2.0, 3.0], [0.0, 1.0, 3.0]]
+    """
     epsilon = ops.cast(1e-8, dtype=scale.dtype)
     safe_scale = ops.where(ops.equal(scale, 0), epsilon, scale)
     levels = ops.round(ops.add(ops.divide(input_tensor, safe_scale), ops.cast(zero, scale.dtype)))
@@ -94,12 +123,55 @@ def quantize_with_zero_point(input_tensor, scale, zero, maxq):
 
 
 def dequantize_with_zero_point(input_tensor, scale, zero):
-    """``scale * (q - zero)``."""
+    """``scale * (q - zero)``: the values that quantized levels stand for.
+
+    Args:
+        input_tensor: the levels.
+        scale: the step between levels.
+        zero: the level of the value 0.
+
+    Returns:
+        A tensor of the dtype of ``scale``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> x = np.array([[0.0, 1.5, 3.0], [-1.0, 0.0, 2.0]], "float32")
+    >>> scale, zero, maxq = quantizers.compute_quantization_parameters(x, bits=2, per_channel=True)
+    >>> levels = quantizers.quantize_with_zero_point(x, scale, zero, maxq)
+    >>> ops.convert_to_numpy(quantizers.dequantize_with_zero_point(levels, scale, zero)).tolist()
+    [[0.0, 2.0, 3.0], [-1.0, 0.0, 2.0]]
+    """
     return ops.multiply(scale, ops.subtract(input_tensor, ops.cast(zero, scale.dtype)))
 
 
 def quantize_with_sz_map(weights_matrix, scale, zero, g_idx, maxq, group_axis=-1):
-    """Quantizes `weights_matrix` with per-group scale/zero picked by the group index `g_idx`."""
+    """Quantizes `weights_matrix` with per-group scale/zero picked by the group index `g_idx`.
+
+    Args:
+        weights_matrix: the values to quantize.
+        scale: a tensor with one scale per group along ``group_axis``.
+        zero: the zero points, shaped as ``scale``.
+        g_idx: an integer tensor: the group of each index along ``group_axis``.
+        maxq: the largest level.
+        group_axis: the axis of ``scale`` and ``zero`` that holds the groups.
+
+    Returns:
+        A float tensor of levels in ``[0, maxq]``, shaped as ``weights_matrix``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> scale = np.array([[1.0, 0.5]], "float32")  # two groups of columns
+    >>> zero = np.array([[0, 2]], "uint8")
+    >>> g_idx = np.array([0, 0, 1])  # the group of each column
+    >>> w = np.array([[1.0, 2.0, 0.5]], "float32")
+    >>> levels = quantizers.quantize_with_sz_map(w, scale, zero, g_idx, 3.0)
+    >>> ops.convert_to_numpy(levels).tolist()
+    [[1.0, 2.0, 3.0]]
+    """
     groups = ops.cast(g_idx, "int32")
     scale_cols = ops.take(scale, groups, axis=group_axis)
     zero_cols = ops.take(zero, groups, axis=group_axis)
@@ -107,7 +179,30 @@ def quantize_with_sz_map(weights_matrix, scale, zero, g_idx, maxq, group_axis=-1
 
 
 def dequantize_with_sz_map(weights_matrix, scale, zero, g_idx, group_axis=-1):
-    """``(q - zero[g_idx]) * scale[g_idx]`` along `group_axis` (the inverse of the above)."""
+    """``(q - zero[g_idx]) * scale[g_idx]`` along `group_axis` (the inverse of the above).
+
+    Args:
+        weights_matrix: the levels.
+        scale: a tensor with one scale per group along ``group_axis``.
+        zero: the zero points, shaped as ``scale``.
+        g_idx: an integer tensor: the group of each index along ``group_axis``.
+        group_axis: the axis of ``scale`` and ``zero`` that holds the groups.
+
+    Returns:
+        A tensor of the dtype of ``scale``, shaped as ``weights_matrix``.
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops, quantizers
+    >>> scale = np.array([[1.0, 0.5]], "float32")  # two groups of columns
+    >>> zero = np.array([[0, 2]], "uint8")
+    >>> g_idx = np.array([0, 0, 1])  # the group of each column
+    >>> w = np.array([[1.0, 2.0, 0.5]], "float32")
+    >>> levels = quantizers.quantize_with_sz_map(w, scale, zero, g_idx, 3.0)
+    >>> ops.convert_to_numpy(quantizers.dequantize_with_sz_map(levels, scale, zero, g_idx)).tolist()
+    [[1.0, 2.0, 0.5]]
+    """
     groups = ops.cast(g_idx, "int32")
     scales = ops.take(scale, groups, axis=group_axis)
     zeros = ops.cast(ops.take(zero, groups, axis=group_axis), scales.dtype)
