@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from mb_ops import numpy as ew
+from mb_ops._ops import numpy_arithmetic as ar
 from mb_ops._ops import numpy_creation as cr
 from mb_ops._ops import numpy_linear as lin
 from mb_ops._ops import numpy_reductions as red
 from mb_ops._ops import numpy_shape as shp
+from mb_ops._ops import numpy_transcendental as tr
 from mb_ops._ops._machinery import op
 from mb_ops._ops._shapes import float_dtype, fmt, shape_of, std_dtype, tensor
 from mb_ops._ops.core import cast
@@ -839,9 +840,9 @@ def _ssim(
     if fmt_ == "channels_first":
         a, b = shp.moveaxis(a, 1, -1), shp.moveaxis(b, 1, -1)
     batch, height, width, channels = shape_of(a)
-    coords = ew.subtract(cr.arange(filter_size, dtype=compute), (filter_size - 1) / 2.0)
-    gauss = ew.exp(ew.divide(ew.negative(ew.square(coords)), 2.0 * filter_sigma**2))
-    gauss = ew.divide(gauss, red.sum(gauss))
+    coords = ar.subtract(cr.arange(filter_size, dtype=compute), (filter_size - 1) / 2.0)
+    gauss = tr.exp(ar.divide(ar.negative(ar.square(coords)), 2.0 * filter_sigma**2))
+    gauss = ar.divide(gauss, red.sum(gauss))
     kernel = shp.reshape(lin.outer(gauss, gauss), (filter_size, filter_size, 1, 1))
 
     def per_channel(x: Any) -> Any:
@@ -852,14 +853,14 @@ def _ssim(
 
     a, b = per_channel(a), per_channel(b)
     mu1, mu2 = blur(a), blur(b)
-    mu1_sq, mu2_sq, mu12 = ew.square(mu1), ew.square(mu2), ew.multiply(mu1, mu2)
-    s1 = ew.subtract(blur(ew.square(a)), mu1_sq)
-    s2 = ew.subtract(blur(ew.square(b)), mu2_sq)
-    s12 = ew.subtract(blur(ew.multiply(a, b)), mu12)
+    mu1_sq, mu2_sq, mu12 = ar.square(mu1), ar.square(mu2), ar.multiply(mu1, mu2)
+    s1 = ar.subtract(blur(ar.square(a)), mu1_sq)
+    s2 = ar.subtract(blur(ar.square(b)), mu2_sq)
+    s12 = ar.subtract(blur(ar.multiply(a, b)), mu12)
     c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
-    num = ew.multiply(ew.add(ew.multiply(mu12, 2.0), c1), ew.add(ew.multiply(s12, 2.0), c2))
-    den = ew.multiply(ew.add(ew.add(mu1_sq, mu2_sq), c1), ew.add(ew.add(s1, s2), c2))
-    per_image = red.mean(ew.divide(num, den), axis=[1, 2, 3])
+    num = ar.multiply(ar.add(ar.multiply(mu12, 2.0), c1), ar.add(ar.multiply(s12, 2.0), c2))
+    den = ar.multiply(ar.add(ar.add(mu1_sq, mu2_sq), c1), ar.add(ar.add(s1, s2), c2))
+    per_image = red.mean(ar.divide(num, den), axis=[1, 2, 3])
     out = red.mean(shp.reshape(per_image, (batch, channels)), axis=-1)
     if unbatched:
         out = shp.squeeze(out, 0)

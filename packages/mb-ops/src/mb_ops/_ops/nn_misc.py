@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from mb_ops import _config, _dtypes
-from mb_ops import numpy as ew
+from mb_ops._ops import numpy_arithmetic as ar
 from mb_ops._ops import numpy_reductions as red
+from mb_ops._ops import numpy_transcendental as tr
 from mb_ops._ops._machinery import op
 from mb_ops._ops._shapes import (
     canonical_axes,
@@ -112,11 +113,11 @@ def _layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwar
     dtype = std_dtype(x)
     mean = red.mean(x, axis=axis, keepdims=True)
     variance = red.var(x, axis=axis, keepdims=True)
-    out = ew.multiply(ew.subtract(x, mean), ew.reciprocal(ew.sqrt(ew.add(variance, eps))))
+    out = ar.multiply(ar.subtract(x, mean), ar.reciprocal(ar.sqrt(ar.add(variance, eps))))
     if gamma is not None:
-        out = ew.multiply(out, gamma)
+        out = ar.multiply(out, gamma)
     if beta is not None:
-        out = ew.add(out, beta)
+        out = ar.add(out, beta)
     return cast(out, float_dtype(dtype))
 
 
@@ -147,10 +148,10 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
 
 def _rms_normalization(x, scale=None, axis=-1, epsilon=None):
     eps = _config.epsilon() if epsilon is None else epsilon
-    ms = red.mean(ew.square(x), axis=axis, keepdims=True)
-    out = ew.multiply(x, ew.reciprocal(ew.sqrt(ew.add(ms, eps))))
+    ms = red.mean(ar.square(x), axis=axis, keepdims=True)
+    out = ar.multiply(x, ar.reciprocal(ar.sqrt(ar.add(ms, eps))))
     if scale is not None:
-        out = ew.multiply(out, scale)
+        out = ar.multiply(out, scale)
     return cast(out, float_dtype(std_dtype(x)))
 
 
@@ -180,7 +181,7 @@ def rms_normalization(x, scale=None, axis=-1, epsilon=None):
 def _normalize(x, axis=-1, order=2, epsilon=None):
     eps = _config.epsilon() if epsilon is None else epsilon
     n = norm(x, ord=order, axis=axis, keepdims=True)
-    return ew.divide(x, ew.maximum(n, eps))
+    return ar.divide(x, ar.maximum(n, eps))
 
 
 @op(_float_like_spec, "nn", fallback=_normalize)
@@ -216,9 +217,9 @@ def _polar_spec(op_name: str, abs_: Any, angle: Any) -> Any:
 
 def _polar(abs_, angle):
     complex_dtype = "complex128" if std_dtype(abs_) == "float64" else "complex64"
-    real = cast(ew.multiply(abs_, ew.cos(angle)), complex_dtype)
-    imag = cast(ew.multiply(abs_, ew.sin(angle)), complex_dtype)
-    return ew.add(real, ew.multiply(imag, cast(1j, complex_dtype)))
+    real = cast(ar.multiply(abs_, tr.cos(angle)), complex_dtype)
+    imag = cast(ar.multiply(abs_, tr.sin(angle)), complex_dtype)
+    return ar.add(real, ar.multiply(imag, cast(1j, complex_dtype)))
 
 
 @op(_polar_spec, "nn", fallback=_polar)
