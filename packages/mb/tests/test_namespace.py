@@ -33,3 +33,14 @@ def test_ops_work_through_the_umbrella():
     assert y.tolist() == [[7.0, 10.0], [15.0, 22.0]]
     symbolic = mb.KerasTensor((None, 3))
     assert mb.ops.matmul(symbolic, mb.KerasTensor((3, 5))).shape == (None, 5)
+
+
+def test_variable_takes_a_string_initializer_as_in_keras():
+    import numpy as np
+
+    ones = mb.Variable(initializer="ones", shape=(2, 3), dtype="float32")
+    np.testing.assert_array_equal(mb.ops.convert_to_numpy(ones), np.ones((2, 3)))
+    glorot = mb.ops.convert_to_numpy(mb.Variable("glorot_uniform", shape=(20, 30)))
+    limit = np.sqrt(6 / (20 + 30))
+    assert glorot.shape == (20, 30) and np.abs(glorot).max() <= limit
+    assert glorot.std() > limit / 4  # drawn, not constant

@@ -41,8 +41,8 @@ def set_operator_namespace(namespace: Any) -> None:
 def set_initializer_lookup(fn: Any) -> None:
     """Let Variable accept string initializers: ``fn("zeros")`` returns a callable.
 
-    Register ``mb_layers.initializers.get`` (or any lookup) here so that
-    ``Variable("ones", shape=...)`` works. (Nothing registers one on import yet.)
+    ``mb_layers.initializers`` registers its ``get`` on import (so with ``import mb``
+    ``Variable("ones", shape=...)`` works, as in Keras); mb-ops alone has none.
 
     Args:
         fn: a function from an initializer's name to ``initializer(shape, dtype)``.
@@ -175,7 +175,9 @@ class Variable:
             if _Hooks.initializer_lookup is None:
                 raise ValueError(
                     f"Variable got the string initializer {initializer!r}, but no initializer "
-                    "registry is loaded. Pass a value or a callable, or import mb_layers."
+                    "registry is loaded (mb_layers registers one on import). Pass a value or "
+                    "a callable, import mb_layers, or register a lookup with "
+                    "mb_ops.set_initializer_lookup."
                 )
             initializer = _Hooks.initializer_lookup(initializer)
         if callable(initializer):

@@ -104,6 +104,10 @@ _NEEDS_SAVING = frozenset(
 
 
 def __getattr__(name: str) -> Any:
+    if name == "Variable":
+        # Variable("zeros", shape=...) finds string initializers in mb_layers' registry,
+        # which registers itself with mb_ops on import.
+        importlib.import_module("mb_layers.initializers")
     if name in _NEEDS_SAVING:
         importlib.import_module("mb_saving")
         importlib.import_module("mb_export")

@@ -5,6 +5,7 @@ Each class has a snake_case alias (``glorot_uniform is GlorotUniform``);
 """
 
 from mb_layers import _serialization
+from mb_ops import set_initializer_lookup
 from mb_layers.initializers._base import STFT as STFT
 from mb_layers.initializers._base import Constant as Constant
 from mb_layers.initializers._base import Identity as Identity
@@ -125,6 +126,9 @@ def get(identifier):
         "'glorot_uniform', a serialized dict, or a callable."
     )
 
+
+# `Variable("zeros", shape=...)` (Keras accepts a string initializer): the names are ours.
+set_initializer_lookup(get)
 
 __all__ = [
     "STFT",
