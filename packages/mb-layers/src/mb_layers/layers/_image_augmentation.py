@@ -110,15 +110,23 @@ class RandomImageLayer(RandomImageDataLayer):
         """A per-image ``(batch,)`` tensor reshaped to broadcast over images."""
         return ops.reshape(mask_or_values, (-1,) + (1,) * (rank - 1))
 
+    _GEOMETRIC = False  # True: segmentation masks move with the images
+
     def draw(self, images):
         return None
 
     def augment(self, images):
-        raise NotImplementedError(f"{type(self).__name__} must implement augment(images).")
+        """`images` (a batch) after a fresh draw: `warp` of `draw` unless overridden."""
+        transformation = self.draw(images)
+        if transformation is None:
+            raise NotImplementedError(
+                f"{type(self).__name__} must implement augment(images) or draw(images)."
+            )
+        return self.warp(images, transformation, getattr(self, "interpolation", "bilinear"))
 
     def warp(self, images, transformation, interpolation):
-        """`images` (a batch) moved by `transformation`; geometric layers implement it."""
-        return self.augment(images)
+        """`images` (a batch) changed by `transformation`."""
+        raise NotImplementedError(f"{type(self).__name__} must implement warp().")
 
     def _on_batch(self, images, function):
         if len(images.shape) == 3:
@@ -135,7 +143,7 @@ class RandomImageLayer(RandomImageDataLayer):
         return self._on_batch(images, lambda x: self.warp(x, transformation, interpolation))
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
-        if not training or transformation is None:
+        if not (self._GEOMETRIC and training) or transformation is None:
             return segmentation_masks
         masks = ops.convert_to_tensor(segmentation_masks)
         warped = self._on_batch(

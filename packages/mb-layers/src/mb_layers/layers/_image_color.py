@@ -13,8 +13,83 @@ from mb_layers.layers._image_augmentation import (
     rescale,
     value_range_pair,
 )
-from mb_layers.layers._preprocessing import RandomBrightness, RandomContrast, drawing_from
+from mb_layers.layers._image_data import drawing_from
 from mb_ops import config
+
+
+def _factor_pair(factor, name):
+    if isinstance(factor, (int, float)):
+        return (-abs(factor), abs(factor))
+    low, high = factor
+    if low > high:
+        raise ValueError(f"{name} `factor` (low, high) needs low <= high. Received: {factor!r}.")
+    return (low, high)
+
+
+def _plain(value):
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+class _ValueLayer(RandomImageLayer):
+    # Keras 3's signature: `data_format` is taken as a keyword (by its base layer).
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        data_format = kwargs.pop("data_format", None)
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = factor
+        self.value_range = tuple(value_range)
+
+    def _draw_per_image(self, images, low, high):
+        shape = (ops.shape(images)[0], 1, 1, 1)
+        return self._uniform(shape, low, high, dtype=self.compute_dtype)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "factor": _plain(self.factor),
+            "value_range": self.value_range,
+        }
+
+
+class RandomBrightness(_ValueLayer):
+    """Adds a random brightness shift (a fraction of `value_range`) during training.
+
+    Args:
+        factor: ``f`` draws the shift from ``[-f, f]`` of the value range; a pair
+            ``(low, high)`` from ``[low, high]``.
+        value_range: the range of pixel values (outputs are clipped to it).
+        seed: an int for reproducible draws.
+    """
+
+    def draw(self, images):
+        low, high = _factor_pair(self.factor, "RandomBrightness")
+        span = self.value_range[1] - self.value_range[0]
+        return {"rgb_delta": ops.multiply(self._draw_per_image(images, low, high), span)}
+
+    def warp(self, images, transformation, interpolation):
+        delta = ops.cast(transformation["rgb_delta"], images.dtype)
+        return ops.clip(ops.add(images, delta), self.value_range[0], self.value_range[1])
+
+
+class RandomContrast(_ValueLayer):
+    """Scales each image's contrast by a random factor in ``[1 - low, 1 + high]``.
+
+    Args:
+        factor: ``f`` draws the factor from ``[1 - f, 1 + f]``; a pair ``(low, high)``
+            from ``[1 - |low|, 1 + high]``.
+        value_range: the range of pixel values (outputs are clipped to it).
+        seed: an int for reproducible draws.
+    """
+
+    def draw(self, images):
+        low, high = _factor_pair(self.factor, "RandomContrast")
+        return {"contrast_factor": self._draw_per_image(images, 1.0 - abs(low), 1.0 + high)}
+
+    def warp(self, images, transformation, interpolation):
+        factor = ops.cast(transformation["contrast_factor"], images.dtype)
+        h_axis, w_axis, _ = self._spatial_axes()
+        mean = ops.mean(images, axis=(h_axis, w_axis), keepdims=True)
+        out = ops.add(ops.multiply(ops.subtract(images, mean), factor), mean)
+        return ops.clip(out, self.value_range[0], self.value_range[1])
 
 
 class _ColorLayer(RandomImageLayer):

@@ -9,6 +9,8 @@ weights). A dict with bounding boxes needs the layer's ``bounding_box_format``
 (e.g. ``"xyxy"``), as in Keras.
 """
 
+import contextlib
+
 import numpy as np
 
 from mb_graph import KerasTensor
@@ -290,6 +292,17 @@ class RandomImageDataLayer(ImageDataLayer):
 
     def get_config(self):
         return {**super().get_config(), "seed": self.seed}
+
+
+@contextlib.contextmanager
+def drawing_from(layer, generator):
+    """Within the block, `layer` draws its random numbers from `generator`: how
+    `RandomColorJitter` drives its steps from its own generator, as Keras does."""
+    layer._draw_seed = generator
+    try:
+        yield layer
+    finally:
+        layer._draw_seed = None
 
 
 class MaxNumBoundingBoxes(ImageDataLayer):
