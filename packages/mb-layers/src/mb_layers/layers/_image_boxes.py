@@ -97,3 +97,19 @@ def map_boxes(bounding_boxes, transforms):
         axis=-1,
     )
     return out
+
+
+def homography(start_points, end_points):
+    """The ``(batch, 8)`` projective transforms taking each of the 4 `start_points` to
+    its `end_points` (both ``(batch, 4, 2)``): the solution of 8 linear equations."""
+    start = ops.cast(start_points, "float32")
+    end = ops.cast(end_points, "float32")
+    rows = []
+    for i in range(4):
+        sx, sy, ex, ey = start[:, i, 0], start[:, i, 1], end[:, i, 0], end[:, i, 1]
+        one, zero = ops.ones_like(sx), ops.zeros_like(sx)
+        rows.append(ops.stack([sx, sy, one, zero, zero, zero, -ex * sx, -ex * sy], axis=-1))
+        rows.append(ops.stack([zero, zero, zero, sx, sy, one, -ey * sx, -ey * sy], axis=-1))
+    matrix = ops.stack(rows, axis=1)
+    target = ops.reshape(end, (-1, 8, 1))
+    return ops.reshape(ops.solve(matrix, target), (-1, 8))
