@@ -153,3 +153,11 @@ class RandomImageLayer(RandomImageDataLayer):
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
+
+
+class TransformationOptional:
+    """Mixin giving Keras 3's ``transform_images(images, transformation=None, ...)`` of
+    the layers that may be called without a transformation (they draw one then)."""
+
+    def transform_images(self, images, transformation=None, training=True):
+        return super().transform_images(images, transformation, training=training)

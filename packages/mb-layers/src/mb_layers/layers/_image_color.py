@@ -9,6 +9,7 @@ from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
 from mb_layers.layers._image_augmentation import (
     RandomImageLayer,
+    TransformationOptional,
     factor_range,
     rescale,
     value_range_pair,
@@ -136,15 +137,28 @@ class RandomGrayscale(RandomImageLayer):
         gray = ops.image.rgb_to_grayscale(images, data_format=self.data_format)
         return ops.where(apply, ops.add(ops.zeros_like(images), gray), images)
 
+    # Keras 3's signatures for RandomGrayscale (its own, unlike the other layers').
+
+    def get_random_transformation(self, images, training=True, seed=None):
+        return super().get_random_transformation(images, training=training, seed=seed)
+
+    def transform_labels(self, labels, transformations=None, **kwargs):
+        return labels
+
+    def transform_bounding_boxes(self, bounding_boxes, **kwargs):
+        return bounding_boxes
+
+    def transform_segmentation_masks(self, segmentation_masks, transformations=None, **kwargs):
+        return segmentation_masks
+
     def compute_output_spec(self, inputs, **kwargs):
-        # Keras 3's signature; the spec is the base layer's (its shape, the compute dtype).
         return super().compute_output_spec(inputs, **kwargs)
 
     def get_config(self):
         return {**super().get_config(), "factor": self.factor}
 
 
-class RandomHue(_ColorLayer):
+class RandomHue(TransformationOptional, _ColorLayer):
     """Shifts the hue of each image by a random amount during training.
 
     Args:
@@ -178,7 +192,7 @@ class RandomHue(_ColorLayer):
         return rescale(ops.clip(rgb, 0.0, 1.0), (0, 1), self.value_range)
 
 
-class RandomSaturation(_ColorLayer):
+class RandomSaturation(TransformationOptional, _ColorLayer):
     """Scales the saturation of each image by a random factor during training.
 
     A draw ``u`` of `factor` scales saturation by ``u / (1 - u)``: 0.5 keeps the
@@ -199,7 +213,7 @@ class RandomSaturation(_ColorLayer):
         return ops.image.hsv_to_rgb(self._merge([hue, saturation, value]), self.data_format)
 
 
-class RandomColorDegeneration(_ColorLayer):
+class RandomColorDegeneration(TransformationOptional, _ColorLayer):
     """Blends each image toward its grayscale version by a random factor during training.
 
     Args:
@@ -239,7 +253,7 @@ class RandomInvert(_ColorLayer):
         return ops.where(apply, ops.subtract(self.value_range[1], images), images)
 
 
-class RandomPosterization(_ColorLayer):
+class RandomPosterization(TransformationOptional, _ColorLayer):
     """Keeps a random number of the high bits of each 8-bit channel during training.
 
     Args:

@@ -4,6 +4,7 @@ from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
 from mb_layers.layers._image_augmentation import (
     RandomImageLayer,
+    TransformationOptional,
     factor_range,
     image_axes,
     value_range_pair,
@@ -134,7 +135,7 @@ class RandomCrop(RandomImageLayer):
         return {**super().get_config(), "height": self.height, "width": self.width}
 
 
-class RandomErasing(RandomImageLayer):
+class RandomErasing(TransformationOptional, RandomImageLayer):
     """Fills a random rectangle of some images with a value or noise during training.
 
     Args:
