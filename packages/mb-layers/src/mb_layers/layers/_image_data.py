@@ -278,6 +278,8 @@ class RandomImageDataLayer(ImageDataLayer):
         if not training:
             return None
         images = data["images"] if isinstance(data, dict) else data
+        if len(images.shape) == 3:  # one image: the draws of a batch of one
+            images = ops.expand_dims(ops.convert_to_tensor(images), 0)
         if seed is None:  # the layer's generator (or the one `drawing_from` set)
             return self.draw(images)
         outer, self._draw_seed = self._draw_seed, seed
