@@ -334,3 +334,13 @@ def test_symbolic_data_dict_gets_resized_specs():
     assert spec["segmentation_masks"].shape == (None, 6, 8, 1)
     assert spec["segmentation_masks"].dtype == "int32"
     assert spec["bounding_boxes"]["boxes"].shape == (None, 5, 4)
+
+
+def test_random_crop_takes_keras_window_pair():
+    images = np.arange(2 * 6 * 8, dtype="float32").reshape(2, 6, 8, 1)
+    layer = layers.RandomCrop(4, 5, bounding_box_format="xyxy")
+    out = layer.transform_images(images, (1, 2))
+    np.testing.assert_array_equal(np.asarray(out), images[:, 1:5, 2:7])
+    boxes = {"boxes": np.array([[[2.0, 1.0, 6.0, 4.0]]] * 2, "float32"), "labels": np.ones((2, 1))}
+    moved = layer.transform_bounding_boxes(boxes, (1, 2))
+    np.testing.assert_allclose(np.asarray(moved["boxes"]), [[[0.0, 0.0, 4.0, 3.0]]] * 2)

@@ -23,8 +23,9 @@ class RandomCrop(RandomImageLayer):
     are cut to the window (and scaled with a resize); masks are cropped alike.
 
     The transformation is a dict: ``"h_start"`` and ``"w_start"`` (the window's
-    top-left corner, as Keras's pair), ``"crop_height"``, ``"crop_width"`` and
-    ``"input_shape"``.
+    top-left corner), ``"crop_height"``, ``"crop_width"`` and ``"input_shape"``.
+    Keras's ``(h_start, w_start)`` pair is taken too, as a ``(height, width)``
+    window (boxes in a relative format then need the dict, which has the size).
 
     Args:
         height, width: the output size.
@@ -92,8 +93,21 @@ class RandomCrop(RandomImageLayer):
         size[h_axis], size[w_axis] = height, width
         return ops.slice(images, ops.cast(ops.stack(start), "int32"), size)
 
+    def _window_of(self, transformation, input_shape=None):
+        """The transformation as a dict (from Keras's ``(h_start, w_start)`` pair too)."""
+        if isinstance(transformation, dict):
+            return transformation
+        h_start, w_start = transformation
+        return {
+            "h_start": h_start,
+            "w_start": w_start,
+            "crop_height": self.height,
+            "crop_width": self.width,
+            "input_shape": input_shape,
+        }
+
     def warp(self, images, transformation, interpolation):
-        t = transformation
+        t = self._window_of(transformation)
         window = self._window(images, t["h_start"], t["w_start"], t["crop_height"], t["crop_width"])
         if (t["crop_height"], t["crop_width"]) == (self.height, self.width):
             return window
@@ -119,9 +133,10 @@ class RandomCrop(RandomImageLayer):
         return ops.cast(cropped, masks.dtype)
 
     def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
-        t = transformation
+        t = self._window_of(transformation)
         h_axis, w_axis = self.height_axis, self.width_axis
-        input_size = (t["input_shape"][h_axis], t["input_shape"][w_axis])
+        shape = t["input_shape"]
+        input_size = (None, None) if shape is None else (shape[h_axis], shape[w_axis])
         window = (t["h_start"], t["w_start"], t["crop_height"], t["crop_width"])
         return crop_boxes(self, bounding_boxes, input_size, window, (self.height, self.width))
 
