@@ -126,6 +126,7 @@ def test_pipeline_passes_training_and_dicts_and_round_trips():
     "module",
     [
         "_image_data",
+        "_image_geometry",
         "_image_levels",
         "_image_clahe",
         "_image_mixing",

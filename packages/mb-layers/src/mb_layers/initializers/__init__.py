@@ -5,7 +5,6 @@ Each class has a snake_case alias (``glorot_uniform is GlorotUniform``);
 """
 
 from mb_layers import _serialization
-from mb_ops import set_initializer_lookup
 from mb_layers.initializers._base import STFT as STFT
 from mb_layers.initializers._base import Constant as Constant
 from mb_layers.initializers._base import Identity as Identity
@@ -24,6 +23,7 @@ from mb_layers.initializers._random import RandomUniform as RandomUniform
 from mb_layers.initializers._random import TruncatedNormal as TruncatedNormal
 from mb_layers.initializers._random import VarianceScaling as VarianceScaling
 from mb_layers.initializers._random import compute_fans as compute_fans
+from mb_ops import set_initializer_lookup
 
 IdentityInitializer = Identity
 OrthogonalInitializer = Orthogonal

@@ -45,8 +45,10 @@ from mb_layers.layers._image_affine import RandomZoom as RandomZoom
 from mb_layers.layers._image_clahe import (
     ContrastLimitedAdaptiveHistogramEqualization as ContrastLimitedAdaptiveHistogramEqualization,
 )
+from mb_layers.layers._image_color import RandomBrightness as RandomBrightness
 from mb_layers.layers._image_color import RandomColorDegeneration as RandomColorDegeneration
 from mb_layers.layers._image_color import RandomColorJitter as RandomColorJitter
+from mb_layers.layers._image_color import RandomContrast as RandomContrast
 from mb_layers.layers._image_color import RandomGrayscale as RandomGrayscale
 from mb_layers.layers._image_color import RandomHue as RandomHue
 from mb_layers.layers._image_color import RandomInvert as RandomInvert
@@ -55,6 +57,9 @@ from mb_layers.layers._image_color import RandomSaturation as RandomSaturation
 from mb_layers.layers._image_data import MaxNumBoundingBoxes as MaxNumBoundingBoxes
 from mb_layers.layers._image_filters import RandomGaussianBlur as RandomGaussianBlur
 from mb_layers.layers._image_filters import RandomSharpness as RandomSharpness
+from mb_layers.layers._image_geometry import CenterCrop as CenterCrop
+from mb_layers.layers._image_geometry import RandomFlip as RandomFlip
+from mb_layers.layers._image_geometry import Resizing as Resizing
 from mb_layers.layers._image_levels import AutoContrast as AutoContrast
 from mb_layers.layers._image_levels import Equalization as Equalization
 from mb_layers.layers._image_levels import Solarization as Solarization
@@ -110,14 +115,9 @@ from mb_layers.layers._pooling import MaxPooling1D as MaxPooling1D
 from mb_layers.layers._pooling import MaxPooling2D as MaxPooling2D
 from mb_layers.layers._pooling import MaxPooling3D as MaxPooling3D
 from mb_layers.layers._preprocessing import CategoryEncoding as CategoryEncoding
-from mb_layers.layers._preprocessing import CenterCrop as CenterCrop
 from mb_layers.layers._preprocessing import Discretization as Discretization
 from mb_layers.layers._preprocessing import Normalization as Normalization
-from mb_layers.layers._preprocessing import RandomBrightness as RandomBrightness
-from mb_layers.layers._preprocessing import RandomContrast as RandomContrast
-from mb_layers.layers._preprocessing import RandomFlip as RandomFlip
 from mb_layers.layers._preprocessing import Rescaling as Rescaling
-from mb_layers.layers._preprocessing import Resizing as Resizing
 from mb_layers.layers._recurrent import GRU as GRU
 from mb_layers.layers._recurrent import LSTM as LSTM
 from mb_layers.layers._recurrent import RNN as RNN

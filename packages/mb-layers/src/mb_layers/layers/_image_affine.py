@@ -8,6 +8,7 @@ Each draws one transform per image and applies it with
 import math
 
 from mb_layers._ops import ops
+from mb_layers.layers import _image_boxes as boxes_math
 from mb_layers.layers._image_augmentation import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -36,23 +37,47 @@ class _RandomAffine(RandomImageLayer):
         self.interpolation = interpolation
         self.fill_value = fill_value
 
+    _GEOMETRIC = True
+
     def _size(self, images):
         h_axis, w_axis, _ = self._spatial_axes()
         return images.shape[h_axis], images.shape[w_axis]
 
-    def transforms(self, images):
-        """The ``(batch, 8)`` transforms for `images`. Subclasses implement it."""
+    def _input_size(self, transformation):
+        shape = transformation["input_shape"]
+        h_axis, w_axis, _ = self._spatial_axes()
+        return shape[h_axis], shape[w_axis]
+
+    def matrix(self, transformation):
+        """The ``(batch, 8)`` transforms of `transformation` (output pixel to input pixel)."""
         raise NotImplementedError
 
-    def augment(self, images):
+    def warp(self, images, transformation, interpolation):
         return ops.image.affine_transform(
             images,
-            ops.cast(self.transforms(images), "float32"),
-            interpolation=self.interpolation,
+            ops.cast(self.matrix(transformation), "float32"),
+            interpolation=interpolation,
             fill_mode=self.fill_mode,
             fill_value=self.fill_value,
             data_format=self.data_format,
         )
+
+    def get_transformed_x_y(self, x, y, transform):
+        """Keras's helper: the point ``(x, y)`` mapped by the ``(batch, 8)`` `transform`."""
+        return boxes_math.transformed_x_y(x, y, transform)
+
+    def _move_boxes(self, bounding_boxes, transformation):
+        """xyxy boxes of the input moved where the transformation puts their corners."""
+        inverse = boxes_math.inverse_transforms(self.matrix(transformation))
+        return boxes_math.map_boxes(bounding_boxes, inverse)
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        if not training or transformation is None:
+            return bounding_boxes
+        height, width = self._input_size(transformation)
+        out = boxes_math.to_xyxy(bounding_boxes, self.bounding_box_format, height, width)
+        out = self._move_boxes(out, transformation)
+        return boxes_math.from_xyxy(out, self.bounding_box_format, height, width)
 
     def get_config(self):
         return {
@@ -109,11 +134,21 @@ class RandomRotation(_RandomAffine):
         )
         self.factor = factor_range(factor, (-1, 1), "factor", "RandomRotation")
 
-    def transforms(self, images):
+    def draw(self, images):
         height, width = self._size(images)
         low, high = self.factor
-        degrees = self._uniform((ops.shape(images)[0],), low * 360.0, high * 360.0)
-        angle = ops.multiply(degrees, math.pi / 180.0)
+        batch = ops.shape(images)[0]
+        return {
+            "angle": self._uniform((batch,), low * 360.0, high * 360.0),
+            "input_shape": tuple(images.shape),
+            "image_height": height,
+            "image_width": width,
+            "batch_size": batch,
+        }
+
+    def matrix(self, transformation):
+        height, width = self._input_size(transformation)
+        angle = ops.multiply(transformation["angle"], math.pi / 180.0)
         cos, sin = ops.cos(angle), ops.sin(angle)
         cx, cy = 0.5 * (width - 1), 0.5 * (height - 1)
         a2 = ops.add(ops.subtract(cx, ops.multiply(cx, cos)), ops.multiply(cy, sin))
@@ -160,14 +195,28 @@ class RandomTranslation(_RandomAffine):
         self.height_lower, self.height_upper = symmetric_range(height_factor, "height_factor", name)
         self.width_lower, self.width_upper = symmetric_range(width_factor, "width_factor", name)
 
-    def transforms(self, images):
+    def draw(self, images):
         height, width = self._size(images)
         batch = ops.shape(images)[0]
-        dy = ops.multiply(self._uniform((batch,), self.height_lower, self.height_upper), height)
-        dx = ops.multiply(self._uniform((batch,), self.width_lower, self.width_upper), width)
-        one = ops.ones_like(dx)
-        zero = ops.zeros_like(dx)
+        dy = ops.multiply(self._uniform((batch, 1), self.height_lower, self.height_upper), height)
+        dx = ops.multiply(self._uniform((batch, 1), self.width_lower, self.width_upper), width)
+        translations = ops.cast(ops.concatenate([dx, dy], axis=1), "float32")
+        return {"translations": translations, "input_shape": tuple(images.shape)}
+
+    def matrix(self, transformation):
+        translations = ops.convert_to_tensor(transformation["translations"])
+        dx, dy = translations[:, 0], translations[:, 1]
+        one, zero = ops.ones_like(dx), ops.zeros_like(dx)
         return _matrix(one, zero, ops.negative(dx), zero, one, ops.negative(dy))
+
+    def get_shifted_bbox(self, bounding_boxes, w_shift_factor, h_shift_factor):
+        """Keras's helper: xyxy boxes moved by ``(-w_shift_factor, -h_shift_factor)``."""
+        return boxes_math.shifted(bounding_boxes, w_shift_factor, h_shift_factor)
+
+    def _move_boxes(self, bounding_boxes, transformation):
+        # The input's origin lands at (-a2, -b2): shift every box by that (as Keras).
+        w_shift, h_shift = self.get_transformed_x_y(0, 0, self.matrix(transformation))
+        return self.get_shifted_bbox(bounding_boxes, w_shift, h_shift)
 
     def get_config(self):
         return {
@@ -217,17 +266,40 @@ class RandomZoom(_RandomAffine):
                 width_factor, "width_factor", "RandomZoom", **check
             )
 
-    def transforms(self, images):
-        height, width = self._size(images)
+    def draw(self, images):
         batch = ops.shape(images)[0]
-        zoom_y = self._uniform((batch,), 1.0 + self.height_lower, 1.0 + self.height_upper)
+        zoom_y = self._uniform((batch, 1), 1.0 + self.height_lower, 1.0 + self.height_upper)
         zoom_x = zoom_y
         if self.width_factor is not None:
-            zoom_x = self._uniform((batch,), 1.0 + self.width_lower, 1.0 + self.width_upper)
+            zoom_x = self._uniform((batch, 1), 1.0 + self.width_lower, 1.0 + self.width_upper)
+        return {"height_zoom": zoom_y, "width_zoom": zoom_x, "input_shape": tuple(images.shape)}
+
+    def matrix(self, transformation):
+        height, width = self._input_size(transformation)
+        zoom_x = ops.convert_to_tensor(transformation["width_zoom"])[:, 0]
+        zoom_y = ops.convert_to_tensor(transformation["height_zoom"])[:, 0]
         x_offset = ops.multiply(ops.subtract(1.0, zoom_x), (width - 1) / 2.0)
         y_offset = ops.multiply(ops.subtract(1.0, zoom_y), (height - 1) / 2.0)
         zero = ops.zeros_like(zoom_x)
         return _matrix(zoom_x, zero, x_offset, zero, zoom_y, y_offset)
+
+    def get_clipped_bbox(self, bounding_boxes, h_end, h_start, w_end, w_start):
+        """Keras's helper: xyxy boxes clipped to a window, in the window's frame."""
+        return boxes_math.clipped_window(bounding_boxes, h_end, h_start, w_end, w_start)
+
+    def _move_boxes(self, bounding_boxes, transformation):
+        # The output shows the input window [(0, 0), (width, height)] maps to: keep
+        # what lies in it, then scale the window to the image (as Keras).
+        height, width = self._input_size(transformation)
+        transform = self.matrix(transformation)
+        w_start, h_start = self.get_transformed_x_y(0, 0, transform)
+        w_end, h_end = self.get_transformed_x_y(width, height, transform)
+        out = self.get_clipped_bbox(bounding_boxes, h_end, h_start, w_end, w_start)
+        x1, y1, x2, y2 = ops.split(out["boxes"], 4, axis=-1)
+        sx = ops.expand_dims(ops.divide(width, w_end - w_start), -1)
+        sy = ops.expand_dims(ops.divide(height, h_end - h_start), -1)
+        out["boxes"] = ops.concatenate([x1 * sx, y1 * sy, x2 * sx, y2 * sy], axis=-1)
+        return out
 
     def get_config(self):
         return {
@@ -273,14 +345,23 @@ class RandomShear(_RandomAffine):
         self.x_factor = symmetric_range(x_factor, "x_factor", "RandomShear", low=0.0)
         self.y_factor = symmetric_range(y_factor, "y_factor", "RandomShear", low=0.0)
 
-    def transforms(self, images):
+    def draw(self, images):
         batch = ops.shape(images)[0]
-        flip = ops.where(ops.greater(self._uniform((batch,)), 0.5), -1.0, 1.0)
-        shear_y = ops.multiply(self._uniform((batch,), *self.y_factor), flip)
-        shear_x = ops.multiply(self._uniform((batch,), *self.x_factor), flip)
-        one = ops.ones_like(shear_x)
-        zero = ops.zeros_like(shear_x)
+        flip = ops.where(ops.greater(self._uniform((batch, 1)), 0.5), -1.0, 1.0)
+        shear_y = self._uniform((batch, 1), *self.y_factor)
+        shear_x = self._uniform((batch, 1), *self.x_factor)
+        shear = ops.multiply(ops.concatenate([shear_x, shear_y], axis=1), flip)
+        return {"shear_factor": shear, "input_shape": tuple(images.shape)}
+
+    def matrix(self, transformation):
+        shear = ops.convert_to_tensor(transformation["shear_factor"])
+        shear_x, shear_y = shear[:, 0], shear[:, 1]
+        one, zero = ops.ones_like(shear_x), ops.zeros_like(shear_x)
         return _matrix(one, shear_x, zero, shear_y, one, zero)
+
+    def get_shifted_bbox(self, bounding_boxes, w_shift_factor, h_shift_factor):
+        """Keras's helper: xyxy boxes moved by ``(-w_shift_factor, -h_shift_factor)``."""
+        return boxes_math.shifted(bounding_boxes, w_shift_factor, h_shift_factor)
 
     def get_config(self):
         # The arguments as given: Keras writes the (low, high) pairs, which its own

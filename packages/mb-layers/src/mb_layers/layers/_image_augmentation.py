@@ -8,9 +8,7 @@ batched ``(batch, height, width, channels)`` (``channels_first``:
 """
 
 from mb_layers._ops import ops
-from mb_layers._ops import random as random_ops
-from mb_layers.layers._preprocessing import _RandomPreprocessing
-from mb_layers.layers._reshaping import _data_format
+from mb_layers.layers._image_data import RandomImageDataLayer
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 INTERPOLATIONS = ("nearest", "bilinear")
@@ -93,54 +91,73 @@ def rescale(images, source, target):
     return ops.add(ops.multiply(unit, t_high - t_low), t_low)
 
 
-class RandomImageLayer(_RandomPreprocessing):
-    """Base of the augmentations: seed, data format, batching, and the training switch.
+class RandomImageLayer(RandomImageDataLayer):
+    """Base of the ``Random*`` augmentations: seed, data format, and the training switch.
 
-    Subclasses implement `augment(images)` on a batch of float images in
-    `data_format`; `call` handles unbatched images and inference. Every draw
-    comes from the layer's `generator` (see `_RandomPreprocessing`).
+    It is an `ImageDataLayer`: ``call(data, training=True)`` takes images or a
+    data dict and applies one transformation, drawn by
+    `get_random_transformation`, to every part. A geometric layer implements
+    `draw(images)` (the transformation of a batch) and `warp(images,
+    transformation, interpolation)`; the masks are warped with ``"nearest"``.
+    A color layer implements `augment(images)`, which draws as it goes: its
+    transformation is None and labels, boxes and masks pass through.
     """
 
     def __init__(self, seed=None, data_format=None, **kwargs):
-        super().__init__(seed=seed, **kwargs)
-        self.data_format = _data_format(data_format)
-
-    @property
-    def _channels_first(self):
-        return self.data_format == "channels_first"
-
-    def _spatial_axes(self):
-        """``(height_axis, width_axis, channel_axis)`` of a batch."""
-        return (2, 3, 1) if self._channels_first else (1, 2, 3)
-
-    def _uniform(self, shape, low=0.0, high=1.0, dtype=None):
-        return random_ops.uniform(
-            shape, minval=low, maxval=high, seed=self._seed(), dtype=dtype or "float32"
-        )
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
 
     def _per_image(self, mask_or_values, rank=4):
         """A per-image ``(batch,)`` tensor reshaped to broadcast over images."""
         return ops.reshape(mask_or_values, (-1,) + (1,) * (rank - 1))
 
-    def augment(self, images):
-        raise NotImplementedError(f"{type(self).__name__} must implement augment(images).")
+    _GEOMETRIC = False  # True: segmentation masks move with the images
 
-    def call(self, inputs, training=True):
-        images = ops.cast(inputs, self.compute_dtype)
+    def draw(self, images):
+        return None
+
+    def augment(self, images):
+        """`images` (a batch) after a fresh draw: `warp` of `draw` unless overridden."""
+        transformation = self.draw(images)
+        if transformation is None:
+            raise NotImplementedError(
+                f"{type(self).__name__} must implement augment(images) or draw(images)."
+            )
+        return self.warp(images, transformation, getattr(self, "interpolation", "bilinear"))
+
+    def warp(self, images, transformation, interpolation):
+        """`images` (a batch) changed by `transformation`."""
+        raise NotImplementedError(f"{type(self).__name__} must implement warp().")
+
+    def _on_batch(self, images, function):
+        if len(images.shape) == 3:
+            return ops.squeeze(function(ops.expand_dims(images, 0)), axis=0)
+        return function(images)
+
+    def transform_images(self, images, transformation, training=True):
+        images = ops.cast(images, self.compute_dtype)
         if not training:
             return images
-        rank = len(images.shape)
-        if rank not in (3, 4):
-            raise ValueError(
-                f"{type(self).__name__} expects images of rank 3 (one image) or 4 (a batch). "
-                f"Received: shape={tuple(images.shape)}."
-            )
-        if rank == 3:
-            return ops.squeeze(self.augment(ops.expand_dims(images, 0)), axis=0)
-        return self.augment(images)
+        if transformation is None:
+            return self._on_batch(images, self.augment)
+        interpolation = getattr(self, "interpolation", "bilinear")
+        return self._on_batch(images, lambda x: self.warp(x, transformation, interpolation))
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        if not (self._GEOMETRIC and training) or transformation is None:
+            return segmentation_masks
+        masks = ops.convert_to_tensor(segmentation_masks)
+        warped = self._on_batch(
+            ops.cast(masks, "float32"), lambda x: self.warp(x, transformation, "nearest")
+        )
+        return ops.cast(warped, masks.dtype)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
 
-    def get_config(self):
-        return {**super().get_config(), "seed": self.seed, "data_format": self.data_format}
+
+class TransformationOptional:
+    """Mixin giving Keras 3's ``transform_images(images, transformation=None, ...)`` of
+    the layers that may be called without a transformation (they draw one then)."""
+
+    def transform_images(self, images, transformation=None, training=True):
+        return super().transform_images(images, transformation, training=training)

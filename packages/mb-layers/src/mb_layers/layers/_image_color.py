@@ -9,12 +9,88 @@ from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
 from mb_layers.layers._image_augmentation import (
     RandomImageLayer,
+    TransformationOptional,
     factor_range,
     rescale,
     value_range_pair,
 )
-from mb_layers.layers._preprocessing import RandomBrightness, RandomContrast, drawing_from
+from mb_layers.layers._image_data import drawing_from
 from mb_ops import config
+
+
+def _factor_pair(factor, name):
+    if isinstance(factor, (int, float)):
+        return (-abs(factor), abs(factor))
+    low, high = factor
+    if low > high:
+        raise ValueError(f"{name} `factor` (low, high) needs low <= high. Received: {factor!r}.")
+    return (low, high)
+
+
+def _plain(value):
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+class _ValueLayer(RandomImageLayer):
+    # Keras 3's signature: `data_format` is taken as a keyword (by its base layer).
+    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
+        data_format = kwargs.pop("data_format", None)
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = factor
+        self.value_range = tuple(value_range)
+
+    def _draw_per_image(self, images, low, high):
+        shape = (ops.shape(images)[0], 1, 1, 1)
+        return self._uniform(shape, low, high, dtype=self.compute_dtype)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "factor": _plain(self.factor),
+            "value_range": self.value_range,
+        }
+
+
+class RandomBrightness(_ValueLayer):
+    """Adds a random brightness shift (a fraction of `value_range`) during training.
+
+    Args:
+        factor: ``f`` draws the shift from ``[-f, f]`` of the value range; a pair
+            ``(low, high)`` from ``[low, high]``.
+        value_range: the range of pixel values (outputs are clipped to it).
+        seed: an int for reproducible draws.
+    """
+
+    def draw(self, images):
+        low, high = _factor_pair(self.factor, "RandomBrightness")
+        span = self.value_range[1] - self.value_range[0]
+        return {"rgb_delta": ops.multiply(self._draw_per_image(images, low, high), span)}
+
+    def warp(self, images, transformation, interpolation):
+        delta = ops.cast(transformation["rgb_delta"], images.dtype)
+        return ops.clip(ops.add(images, delta), self.value_range[0], self.value_range[1])
+
+
+class RandomContrast(_ValueLayer):
+    """Scales each image's contrast by a random factor in ``[1 - low, 1 + high]``.
+
+    Args:
+        factor: ``f`` draws the factor from ``[1 - f, 1 + f]``; a pair ``(low, high)``
+            from ``[1 - |low|, 1 + high]``.
+        value_range: the range of pixel values (outputs are clipped to it).
+        seed: an int for reproducible draws.
+    """
+
+    def draw(self, images):
+        low, high = _factor_pair(self.factor, "RandomContrast")
+        return {"contrast_factor": self._draw_per_image(images, 1.0 - abs(low), 1.0 + high)}
+
+    def warp(self, images, transformation, interpolation):
+        factor = ops.cast(transformation["contrast_factor"], images.dtype)
+        h_axis, w_axis, _ = self._spatial_axes()
+        mean = ops.mean(images, axis=(h_axis, w_axis), keepdims=True)
+        out = ops.add(ops.multiply(ops.subtract(images, mean), factor), mean)
+        return ops.clip(out, self.value_range[0], self.value_range[1])
 
 
 class _ColorLayer(RandomImageLayer):
@@ -61,15 +137,28 @@ class RandomGrayscale(RandomImageLayer):
         gray = ops.image.rgb_to_grayscale(images, data_format=self.data_format)
         return ops.where(apply, ops.add(ops.zeros_like(images), gray), images)
 
+    # Keras 3's signatures for RandomGrayscale (its own, unlike the other layers').
+
+    def get_random_transformation(self, images, training=True, seed=None):
+        return super().get_random_transformation(images, training=training, seed=seed)
+
+    def transform_labels(self, labels, transformations=None, **kwargs):
+        return labels
+
+    def transform_bounding_boxes(self, bounding_boxes, **kwargs):
+        return bounding_boxes
+
+    def transform_segmentation_masks(self, segmentation_masks, transformations=None, **kwargs):
+        return segmentation_masks
+
     def compute_output_spec(self, inputs, **kwargs):
-        # Keras 3's signature; the spec is the base layer's (its shape, the compute dtype).
         return super().compute_output_spec(inputs, **kwargs)
 
     def get_config(self):
         return {**super().get_config(), "factor": self.factor}
 
 
-class RandomHue(_ColorLayer):
+class RandomHue(TransformationOptional, _ColorLayer):
     """Shifts the hue of each image by a random amount during training.
 
     Args:
@@ -103,7 +192,7 @@ class RandomHue(_ColorLayer):
         return rescale(ops.clip(rgb, 0.0, 1.0), (0, 1), self.value_range)
 
 
-class RandomSaturation(_ColorLayer):
+class RandomSaturation(TransformationOptional, _ColorLayer):
     """Scales the saturation of each image by a random factor during training.
 
     A draw ``u`` of `factor` scales saturation by ``u / (1 - u)``: 0.5 keeps the
@@ -124,7 +213,7 @@ class RandomSaturation(_ColorLayer):
         return ops.image.hsv_to_rgb(self._merge([hue, saturation, value]), self.data_format)
 
 
-class RandomColorDegeneration(_ColorLayer):
+class RandomColorDegeneration(TransformationOptional, _ColorLayer):
     """Blends each image toward its grayscale version by a random factor during training.
 
     Args:
@@ -164,7 +253,7 @@ class RandomInvert(_ColorLayer):
         return ops.where(apply, ops.subtract(self.value_range[1], images), images)
 
 
-class RandomPosterization(_ColorLayer):
+class RandomPosterization(TransformationOptional, _ColorLayer):
     """Keeps a random number of the high bits of each 8-bit channel during training.
 
     Args:

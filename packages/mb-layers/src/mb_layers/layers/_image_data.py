@@ -9,6 +9,8 @@ weights). A dict with bounding boxes needs the layer's ``bounding_box_format``
 (e.g. ``"xyxy"``), as in Keras.
 """
 
+import contextlib
+
 import numpy as np
 
 from mb_graph import KerasTensor
@@ -102,6 +104,43 @@ class ImageDataLayer(_Preprocessing):
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
         return segmentation_masks
 
+    # ----- one image instead of a batch (Keras's helpers) ----------------------------
+
+    def transform_single_image(self, image, transformation, training=True):
+        """`transform_images` on one image ``(height, width, channels)``."""
+        images = ops.expand_dims(image, axis=0)
+        out = self.transform_images(images, transformation=transformation, training=training)
+        return ops.squeeze(out, axis=0)
+
+    def transform_single_label(self, label, transformation, training=True):
+        """`transform_labels` on the labels of one image."""
+        labels = ops.expand_dims(label, axis=0)
+        out = self.transform_labels(labels, transformation=transformation, training=training)
+        return ops.squeeze(out, axis=0)
+
+    def transform_single_bounding_box(self, bounding_box, transformation, training=True):
+        """`transform_bounding_boxes` on the boxes of one image (``"boxes"`` ``(n, 4)``)."""
+        batched = dict(bounding_box)
+        for key in ("boxes", "labels"):
+            if key in batched:
+                batched[key] = ops.expand_dims(batched[key], axis=0)
+        out = self.transform_bounding_boxes(
+            batched, transformation=transformation, training=training
+        )
+        out = dict(out)
+        for key in ("boxes", "labels"):
+            if key in out:
+                out[key] = ops.squeeze(out[key], axis=0)
+        return out
+
+    def transform_single_segmentation_mask(self, segmentation_mask, transformation, training=True):
+        """`transform_segmentation_masks` on the mask of one image."""
+        masks = ops.expand_dims(segmentation_mask, axis=0)
+        out = self.transform_segmentation_masks(
+            masks, transformation=transformation, training=training
+        )
+        return ops.squeeze(out, axis=0)
+
     # ----- the call ------------------------------------------------------------------
 
     def _batched(self, images):
@@ -114,12 +153,14 @@ class ImageDataLayer(_Preprocessing):
         return rank == 4
 
     def call(self, data, training=True):
+        # One transformation is drawn per call (on the batch: one image is a batch of
+        # one) and every part of a data dict is transformed with it.
         if not isinstance(data, dict):
             images = ops.convert_to_tensor(data)
             batched = self._batched(images)
             images = images if batched else ops.expand_dims(images, 0)
             transformation = self.get_random_transformation(images, training=training)
-            out = self.transform_images(images, transformation, training=training)
+            out = self.transform_images(images, transformation=transformation, training=training)
             return out if batched else ops.squeeze(out, axis=0)
         unknown = sorted(set(data) - set(_DATA_KEYS))
         if "images" not in data or unknown:
@@ -137,15 +178,17 @@ class ImageDataLayer(_Preprocessing):
             return x if batched else ops.squeeze(x, axis=0)
 
         images = batch(images)
-        transformation = self.get_random_transformation(images, training=training)
-        out = {"images": unbatch(self.transform_images(images, transformation, training))}
+        transformation = self.get_random_transformation(
+            {**data, "images": images}, training=training
+        )
+        kwargs = {"transformation": transformation, "training": training}
+        out = {"images": unbatch(self.transform_images(images, **kwargs))}
         if "labels" in data:
             labels = batch(ops.convert_to_tensor(data["labels"]))
-            out["labels"] = unbatch(self.transform_labels(labels, transformation, training))
+            out["labels"] = unbatch(self.transform_labels(labels, **kwargs))
         if "segmentation_masks" in data:
             masks = batch(ops.convert_to_tensor(data["segmentation_masks"]))
-            masks = self.transform_segmentation_masks(masks, transformation, training)
-            out["segmentation_masks"] = unbatch(masks)
+            out["segmentation_masks"] = unbatch(self.transform_segmentation_masks(masks, **kwargs))
         if "bounding_boxes" in data:
             out["bounding_boxes"] = self._call_boxes(
                 data["bounding_boxes"], batched, transformation, training
@@ -166,12 +209,10 @@ class ImageDataLayer(_Preprocessing):
                 "images (and labels) alone."
             )
         boxes = densify_bounding_boxes(bounding_boxes, batched, name)
-        if not batched:
-            boxes = {**boxes, "boxes": boxes["boxes"][None], "labels": boxes["labels"][None]}
-        boxes = self.transform_bounding_boxes(boxes, transformation, training)
-        if not batched:
-            boxes = {**boxes, "boxes": boxes["boxes"][0], "labels": boxes["labels"][0]}
-        return boxes
+        kwargs = {"transformation": transformation, "training": training}
+        if batched:
+            return self.transform_bounding_boxes(boxes, **kwargs)
+        return self.transform_single_bounding_box(boxes, **kwargs)
 
     # ----- symbolic calls ------------------------------------------------------------
 
@@ -182,19 +223,24 @@ class ImageDataLayer(_Preprocessing):
     def labels_spec(self, labels):
         return _spec(labels)
 
-    def compute_output_spec(self, data, training=True):
+    def _images_spec(self, images):
+        return KerasTensor(self.compute_output_shape(tuple(images.shape)), dtype=self.compute_dtype)
+
+    def compute_output_spec(self, *args, **kwargs):
+        # Keras 3's signature: the data comes first (or as `data=`/`inputs=`).
+        data = args[0] if args else kwargs.get("data", kwargs.get("inputs"))
         if not isinstance(data, dict):
-            return _spec(data, self.compute_dtype)
+            return self._images_spec(data)
         out = {}
         for key, value in data.items():
             if key == "images":
-                out[key] = _spec(value, self.compute_dtype)
+                out[key] = self._images_spec(value)
             elif key == "labels":
                 out[key] = self.labels_spec(value)
             elif key == "bounding_boxes":
                 out[key] = self.bounding_boxes_spec(value)
-            else:
-                out[key] = _spec(value)
+            else:  # segmentation masks: resized like the images, their own dtype
+                out[key] = KerasTensor(self.compute_output_shape(tuple(value.shape)), value.dtype)
         return out
 
     def compute_output_shape(self, input_shape):
@@ -209,6 +255,8 @@ class ImageDataLayer(_Preprocessing):
 
 class RandomImageDataLayer(ImageDataLayer):
     """An `ImageDataLayer` that draws from its own `SeedGenerator`."""
+
+    _untracked_attributes = frozenset({"_draw_seed"})
 
     def __init__(self, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -230,11 +278,15 @@ class RandomImageDataLayer(ImageDataLayer):
         if not training:
             return None
         images = data["images"] if isinstance(data, dict) else data
-        self._draw_seed = seed
+        if len(images.shape) == 3:  # one image: the draws of a batch of one
+            images = ops.expand_dims(ops.convert_to_tensor(images), 0)
+        if seed is None:  # the layer's generator (or the one `drawing_from` set)
+            return self.draw(images)
+        outer, self._draw_seed = self._draw_seed, seed
         try:
             return self.draw(images)
         finally:
-            self._draw_seed = None
+            self._draw_seed = outer
 
     def draw(self, images):
         """The random transformation of one call on a batch of `images`."""
@@ -242,6 +294,17 @@ class RandomImageDataLayer(ImageDataLayer):
 
     def get_config(self):
         return {**super().get_config(), "seed": self.seed}
+
+
+@contextlib.contextmanager
+def drawing_from(layer, generator):
+    """Within the block, `layer` draws its random numbers from `generator`: how
+    `RandomColorJitter` drives its steps from its own generator, as Keras does."""
+    layer._draw_seed = generator
+    try:
+        yield layer
+    finally:
+        layer._draw_seed = None
 
 
 class MaxNumBoundingBoxes(ImageDataLayer):
@@ -305,8 +368,9 @@ class MaxNumBoundingBoxes(ImageDataLayer):
             out[key] = KerasTensor(tuple(shape), dtype=value.dtype)
         return out
 
-    def compute_output_spec(self, data, training=True):
-        spec = super().compute_output_spec(data, training)
+    def compute_output_spec(self, *args, **kwargs):
+        spec = super().compute_output_spec(*args, **kwargs)
+        data = args[0] if args else kwargs.get("data", kwargs.get("inputs"))
         if isinstance(data, dict):
             spec["images"] = _spec(data["images"])
         else:

@@ -5,12 +5,13 @@ import numpy as np
 from mb_layers._ops import ops
 from mb_layers.layers._image_augmentation import (
     RandomImageLayer,
+    TransformationOptional,
     factor_range,
     value_range_pair,
 )
 
 
-class RandomSharpness(RandomImageLayer):
+class RandomSharpness(TransformationOptional, RandomImageLayer):
     """Sharpens or softens each image by a random amount during training.
 
     The image is blended with a 3x3 smoothing of itself (weights 1/13 around
@@ -61,7 +62,7 @@ def _kernel_size(value):
     raise ValueError(message)
 
 
-class RandomGaussianBlur(RandomImageLayer):
+class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
     """Blurs a random fraction of the images with a Gaussian of random width during training.
 
     Args:

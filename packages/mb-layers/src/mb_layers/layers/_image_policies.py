@@ -11,11 +11,15 @@ from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
 from mb_layers.layers._image_affine import RandomRotation, RandomShear, RandomTranslation
 from mb_layers.layers._image_augmentation import factor_range, value_range_pair
-from mb_layers.layers._image_color import RandomColorDegeneration, RandomPosterization
+from mb_layers.layers._image_color import (
+    RandomBrightness,
+    RandomColorDegeneration,
+    RandomContrast,
+    RandomPosterization,
+)
 from mb_layers.layers._image_data import RandomImageDataLayer
 from mb_layers.layers._image_filters import RandomSharpness
 from mb_layers.layers._image_levels import AutoContrast, Equalization, Solarization
-from mb_layers.layers._preprocessing import RandomBrightness, RandomContrast
 
 _GEOMETRIC = ("random_shear", "random_translation", "random_rotation")
 _LEVELS = ("random_posterization", "solarization", "auto_contrast", "equalization")

@@ -4,10 +4,12 @@ from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
 from mb_layers.layers._image_augmentation import (
     RandomImageLayer,
+    TransformationOptional,
     factor_range,
     image_axes,
     value_range_pair,
 )
+from mb_layers.layers._image_geometry import center_window, crop_boxes
 from mb_ops.random import make_default_seed
 
 
@@ -17,14 +19,23 @@ class RandomCrop(RandomImageLayer):
     In inference, and in training when the image is not larger than the
     target in both dimensions, it crops the largest centered window with the
     target's aspect ratio and resizes it to ``(height, width)`` (what Keras 3
-    documents; Keras itself returns the image unchanged in inference).
+    documents; Keras itself returns the image unchanged in inference). Boxes
+    are cut to the window (and scaled with a resize); masks are cropped alike.
+
+    The transformation is a dict: ``"h_start"`` and ``"w_start"`` (the window's
+    top-left corner), ``"crop_height"``, ``"crop_width"`` and ``"input_shape"``.
+    Keras's ``(h_start, w_start)`` pair is taken too, as a ``(height, width)``
+    window (boxes in a relative format then need the dict, which has the size).
 
     Args:
         height, width: the output size.
         seed: an int for reproducible windows (a random one is drawn and kept in
             the config when omitted, as Keras does).
         data_format: ``"channels_last"`` or ``"channels_first"``.
+        bounding_box_format: the format of the boxes of a data dict.
     """
+
+    _GEOMETRIC = True
 
     def __init__(self, height, width, seed=None, data_format=None, name=None, **kwargs):
         if seed is None:
@@ -34,6 +45,41 @@ class RandomCrop(RandomImageLayer):
         self.width = width
         self.height_axis, self.width_axis, _ = image_axes(self.data_format)
         self.factor = (0.0, 0.0)  # Keras's base attribute; unused
+
+    def _input_size(self, images):
+        h, w = images.shape[self.height_axis], images.shape[self.width_axis]
+        if h is None or w is None:
+            raise ValueError(
+                "RandomCrop needs images of known height and width. "
+                f"Received: shape={tuple(images.shape)}."
+            )
+        return h, w
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        images = data["images"] if isinstance(data, dict) else data
+        h, w = self._input_size(images)
+        if training and h > self.height and w > self.width:
+            return super().get_random_transformation(data, training=True, seed=seed)
+        top, left, crop_h, crop_w = center_window(h, w, self.height, self.width)
+        return {
+            "h_start": top,
+            "w_start": left,
+            "crop_height": crop_h,
+            "crop_width": crop_w,
+            "input_shape": tuple(images.shape),
+        }
+
+    def draw(self, images):
+        h, w = self._input_size(images)
+        top = random_ops.uniform((), 0, h - self.height + 1, seed=self._seed())
+        left = random_ops.uniform((), 0, w - self.width + 1, seed=self._seed())
+        return {
+            "h_start": ops.cast(top, "int32"),
+            "w_start": ops.cast(left, "int32"),
+            "crop_height": self.height,
+            "crop_width": self.width,
+            "input_shape": tuple(images.shape),
+        }
 
     def _window(self, images, top, left, height, width):
         h_axis, w_axis = self.height_axis, self.width_axis
@@ -47,32 +93,52 @@ class RandomCrop(RandomImageLayer):
         size[h_axis], size[w_axis] = height, width
         return ops.slice(images, ops.cast(ops.stack(start), "int32"), size)
 
-    def _center(self, images, h, w):
-        crop_h = max(min(h, int(float(w * self.height) / self.width)), 1)
-        crop_w = max(min(w, int(float(h * self.width) / self.height)), 1)
-        top, left = int(float(h - crop_h) / 2), int(float(w - crop_w) / 2)
-        window = self._window(images, top, left, crop_h, crop_w)
-        if (crop_h, crop_w) == (self.height, self.width):
-            return window
-        resized = ops.image.resize(window, (self.height, self.width), data_format=self.data_format)
-        return ops.cast(resized, self.compute_dtype)
+    def _window_of(self, transformation, input_shape=None):
+        """The transformation as a dict (from Keras's ``(h_start, w_start)`` pair too)."""
+        if isinstance(transformation, dict):
+            return transformation
+        h_start, w_start = transformation
+        return {
+            "h_start": h_start,
+            "w_start": w_start,
+            "crop_height": self.height,
+            "crop_width": self.width,
+            "input_shape": input_shape,
+        }
 
-    def call(self, inputs, training=True):
-        images = ops.cast(inputs, self.compute_dtype)
-        if len(images.shape) == 3:
-            return ops.squeeze(self.call(ops.expand_dims(images, 0), training), axis=0)
-        h, w = images.shape[self.height_axis], images.shape[self.width_axis]
-        if h is None or w is None:
-            raise ValueError(
-                "RandomCrop needs images of known height and width. "
-                f"Received: shape={tuple(images.shape)}."
-            )
-        if training and h > self.height and w > self.width:
-            top = random_ops.uniform((), 0, h - self.height + 1, seed=self._seed())
-            left = random_ops.uniform((), 0, w - self.width + 1, seed=self._seed())
-            top, left = ops.cast(top, "int32"), ops.cast(left, "int32")
-            return self._window(images, top, left, self.height, self.width)
-        return self._center(images, h, w)
+    def warp(self, images, transformation, interpolation):
+        t = self._window_of(transformation)
+        window = self._window(images, t["h_start"], t["w_start"], t["crop_height"], t["crop_width"])
+        if (t["crop_height"], t["crop_width"]) == (self.height, self.width):
+            return window
+        resized = ops.image.resize(
+            window, (self.height, self.width), interpolation=interpolation,
+            data_format=self.data_format,
+        )  # fmt: skip
+        return ops.cast(resized, images.dtype)
+
+    def transform_images(self, images, transformation, training=True):
+        images = ops.cast(images, self.compute_dtype)
+        if transformation is None:
+            transformation = self.get_random_transformation(images, training=training)
+        return self._on_batch(images, lambda x: self.warp(x, transformation, "bilinear"))
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        masks = ops.convert_to_tensor(segmentation_masks)
+        if transformation is None:
+            transformation = self.get_random_transformation(masks, training=training)
+        cropped = self._on_batch(
+            ops.cast(masks, "float32"), lambda x: self.warp(x, transformation, "nearest")
+        )
+        return ops.cast(cropped, masks.dtype)
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        t = self._window_of(transformation)
+        h_axis, w_axis = self.height_axis, self.width_axis
+        shape = t["input_shape"]
+        input_size = (None, None) if shape is None else (shape[h_axis], shape[w_axis])
+        window = (t["h_start"], t["w_start"], t["crop_height"], t["crop_width"])
+        return crop_boxes(self, bounding_boxes, input_size, window, (self.height, self.width))
 
     def compute_output_shape(self, input_shape, *args, **kwargs):
         shape = list(input_shape)
@@ -84,7 +150,7 @@ class RandomCrop(RandomImageLayer):
         return {**super().get_config(), "height": self.height, "width": self.width}
 
 
-class RandomErasing(RandomImageLayer):
+class RandomErasing(TransformationOptional, RandomImageLayer):
     """Fills a random rectangle of some images with a value or noise during training.
 
     Args:

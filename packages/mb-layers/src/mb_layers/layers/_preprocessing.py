@@ -1,7 +1,6 @@
-"""Preprocessing layers for numbers and images: rescaling, normalization, resizing,
-cropping, category encoding, discretization, random flips."""
+"""Preprocessing layers for numbers: rescaling, normalization, category encoding and
+discretization (the image layers live in the ``_image_*`` modules)."""
 
-import contextlib
 import itertools
 
 import numpy as np
@@ -10,12 +9,9 @@ from mb_graph import KerasTensor
 from mb_layers import _tf_data
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers._ops import random as random_ops
 from mb_layers.layers import _quantile_summary as quantile_summary
-from mb_layers.layers._reshaping import _data_format
 from mb_ops import config
 from mb_ops.backends import DynamicBackend
-from mb_ops.random import SeedGenerator
 
 
 class _Preprocessing(Layer):
@@ -48,36 +44,6 @@ class _Preprocessing(Layer):
         if self.backend.name == config.backend():
             return weight
         return self.backend.convert_to_tensor(ops.convert_to_numpy(weight))
-
-
-class _RandomPreprocessing(_Preprocessing):
-    """A preprocessing layer that draws from its `generator`, the `SeedGenerator` of `seed`.
-
-    Inside `drawing_from(layer, other)` the layer draws from `other` instead: how
-    `RandomColorJitter` drives its steps from its own generator, as Keras does.
-    """
-
-    _untracked_attributes = frozenset({"_draw_seed"})
-
-    def __init__(self, seed=None, **kwargs):
-        super().__init__(**kwargs)
-        self.seed = seed
-        self.generator = SeedGenerator(seed)
-        self._draw_seed = None
-
-    def _seed(self):
-        """What this call draws from: the layer's `generator` unless overridden."""
-        return self.generator if self._draw_seed is None else self._draw_seed
-
-
-@contextlib.contextmanager
-def drawing_from(layer, generator):
-    """Within the block, `layer` draws its random numbers from `generator`."""
-    layer._draw_seed = generator
-    try:
-        yield layer
-    finally:
-        layer._draw_seed = None
 
 
 class Rescaling(_Preprocessing):
@@ -219,111 +185,6 @@ class Normalization(_Preprocessing):
             "invert": self.invert,
             "mean": _plain(self.input_mean),
             "variance": _plain(self.input_variance),
-        }
-
-
-class Resizing(_Preprocessing):
-    """Resizes images to ``(height, width)`` (optionally cropping or padding to aspect)."""
-
-    def __init__(
-        self,
-        height,
-        width,
-        interpolation="bilinear",
-        crop_to_aspect_ratio=False,
-        pad_to_aspect_ratio=False,
-        fill_mode="constant",
-        fill_value=0.0,
-        antialias=False,
-        data_format=None,
-        **kwargs,
-    ):
-        super().__init__(**kwargs)
-        self.height = height
-        self.width = width
-        self.interpolation = interpolation
-        self.crop_to_aspect_ratio = crop_to_aspect_ratio
-        self.pad_to_aspect_ratio = pad_to_aspect_ratio
-        self.fill_mode = fill_mode
-        self.fill_value = fill_value
-        self.antialias = antialias
-        self.data_format = _data_format(data_format)
-        channels_first = self.data_format == "channels_first"
-        self.height_axis, self.width_axis = (-2, -1) if channels_first else (-3, -2)
-
-    def call(self, inputs):
-        return ops.image.resize(
-            ops.cast(inputs, self.compute_dtype),
-            (self.height, self.width),
-            interpolation=self.interpolation,
-            antialias=self.antialias,
-            crop_to_aspect_ratio=self.crop_to_aspect_ratio,
-            pad_to_aspect_ratio=self.pad_to_aspect_ratio,
-            fill_mode=self.fill_mode,
-            fill_value=self.fill_value,
-            data_format=self.data_format,
-        )
-
-    def compute_output_shape(self, input_shape):
-        return _image_shape(input_shape, self.height, self.width, self.data_format)
-
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "data_format": self.data_format,
-            "height": self.height,
-            "width": self.width,
-            "interpolation": self.interpolation,
-            "crop_to_aspect_ratio": self.crop_to_aspect_ratio,
-            "pad_to_aspect_ratio": self.pad_to_aspect_ratio,
-            "fill_mode": self.fill_mode,
-            "fill_value": self.fill_value,
-            "antialias": self.antialias,
-        }
-
-
-def _image_shape(input_shape, height, width, data_format):
-    shape = list(input_shape)
-    h_axis = -2 if data_format == "channels_first" else -3
-    shape[h_axis], shape[h_axis + 1] = height, width
-    return tuple(shape)
-
-
-class CenterCrop(_Preprocessing):
-    """Crops the center ``(height, width)`` of images (resizing up when they are smaller)."""
-
-    def __init__(self, height, width, data_format=None, **kwargs):
-        super().__init__(**kwargs)
-        self.height = height
-        self.width = width
-        self.data_format = _data_format(data_format)
-
-    def call(self, inputs):
-        x = ops.cast(inputs, self.compute_dtype)
-        h_axis = len(x.shape) - (2 if self.data_format == "channels_first" else 3)
-        h, w = x.shape[h_axis], x.shape[h_axis + 1]
-        if h < self.height or w < self.width:
-            return ops.image.resize(
-                x,
-                (self.height, self.width),
-                crop_to_aspect_ratio=True,
-                data_format=self.data_format,
-            )
-        top, left = (h - self.height) // 2, (w - self.width) // 2
-        index = [slice(None)] * len(x.shape)
-        index[h_axis] = slice(top, top + self.height)
-        index[h_axis + 1] = slice(left, left + self.width)
-        return x[tuple(index)]
-
-    def compute_output_shape(self, input_shape):
-        return _image_shape(input_shape, self.height, self.width, self.data_format)
-
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "data_format": self.data_format,
-            "height": self.height,
-            "width": self.width,
         }
 
 
@@ -506,118 +367,3 @@ class Discretization(_Preprocessing):
             "output_mode": self.output_mode,
             "sparse": self.sparse,
         }
-
-
-class RandomFlip(_RandomPreprocessing):
-    """Flips images at random during training (identity in inference).
-
-    Args:
-        mode: ``"horizontal"``, ``"vertical"`` or ``"horizontal_and_vertical"``.
-        seed: an int for reproducible flips.
-    """
-
-    def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None, **kwargs):
-        super().__init__(seed=seed, **kwargs)
-        if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
-            raise ValueError(
-                "RandomFlip mode must be 'horizontal', 'vertical' or "
-                f"'horizontal_and_vertical'. Received: mode={mode!r}."
-            )
-        self.mode = mode
-        self.data_format = _data_format(data_format)
-
-    def _flip(self, x, axis):
-        batch = ops.shape(x)[0]  # a tensor where the batch is unknown (tf.data on tensorflow)
-        coin = random_ops.uniform((batch,), seed=self._seed())
-        flip = ops.reshape(ops.less(coin, 0.5), (batch,) + (1,) * (len(x.shape) - 1))
-        return ops.where(flip, ops.flip(x, axis=axis), x)
-
-    def call(self, inputs, training=True):
-        x = ops.cast(inputs, self.compute_dtype)
-        if not training:
-            return x
-        h_axis = len(x.shape) - (2 if self.data_format == "channels_first" else 3)
-        if self.mode in ("horizontal", "horizontal_and_vertical"):
-            x = self._flip(x, h_axis + 1)
-        if self.mode in ("vertical", "horizontal_and_vertical"):
-            x = self._flip(x, h_axis)
-        return x
-
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape)
-
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "data_format": self.data_format,
-            "seed": self.seed,
-            "mode": self.mode,
-        }
-
-
-def _factor_pair(factor, name):
-    if isinstance(factor, (int, float)):
-        return (-abs(factor), abs(factor))
-    low, high = factor
-    if low > high:
-        raise ValueError(f"{name} `factor` (low, high) needs low <= high. Received: {factor!r}.")
-    return (low, high)
-
-
-class _RandomImage(_RandomPreprocessing):
-    # Keras 3's signature: `data_format` is taken as a keyword (by its base layer).
-    def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
-        data_format = kwargs.pop("data_format", None)
-        super().__init__(seed=seed, **kwargs)
-        self.factor = factor
-        self.value_range = tuple(value_range)
-        self.data_format = _data_format(data_format)
-
-    def _per_image(self, x, low, high):
-        shape = (ops.shape(x)[0],) + (1,) * (len(x.shape) - 1)
-        return random_ops.uniform(
-            shape, minval=low, maxval=high, seed=self._seed(), dtype=self.compute_dtype
-        )
-
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape)
-
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "data_format": self.data_format,
-            "factor": _plain(self.factor),
-            "value_range": self.value_range,
-            "seed": self.seed,
-        }
-
-
-class RandomBrightness(_RandomImage):
-    """Adds a random brightness shift (a fraction of `value_range`) during training."""
-
-    def call(self, inputs, training=True):
-        x = ops.cast(inputs, self.compute_dtype)
-        if not training:
-            return x
-        low, high = _factor_pair(self.factor, "RandomBrightness")
-        span = self.value_range[1] - self.value_range[0]
-        delta = ops.multiply(self._per_image(x, low, high), span)
-        return ops.clip(ops.add(x, delta), self.value_range[0], self.value_range[1])
-
-
-class RandomContrast(_RandomImage):
-    """Scales each image's contrast by a random factor in ``[1 - low, 1 + high]``."""
-
-    def call(self, inputs, training=True):
-        x = ops.cast(inputs, self.compute_dtype)
-        if not training:
-            return x
-        low, high = _factor_pair(self.factor, "RandomContrast")
-        factor = self._per_image(x, 1.0 - abs(low), 1.0 + high)
-        rank = len(x.shape)
-        spatial = (
-            (rank - 2, rank - 1) if self.data_format == "channels_first" else (rank - 3, rank - 2)
-        )
-        mean = ops.mean(x, axis=spatial, keepdims=True)
-        out = ops.add(ops.multiply(ops.subtract(x, mean), factor), mean)
-        return ops.clip(out, self.value_range[0], self.value_range[1])
