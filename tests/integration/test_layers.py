@@ -228,6 +228,28 @@ def test_activity_regularizer_divides_by_the_batch_a_tf_function_leaves_unknown(
     np.testing.assert_allclose(_np(regularization(x)), expected, rtol=1e-5)
 
 
+@pytest.mark.skipif(
+    config.backend() != "tensorflow",
+    reason=f"raw tf.* calls on a layer's inputs; this process runs {config.backend()}",
+)
+def test_a_layer_calling_raw_tensorflow_builds_a_functional_model():
+    # Keras allows `tf.*` on a layer's inputs on the tensorflow backend: the model is
+    # built by tracing `call` on TensorFlow placeholders (a KerasTensor has no values).
+    tf = pytest.importorskip("tensorflow")
+
+    class RawTF(mb_layers.Layer):
+        def call(self, x):
+            return tf.concat([tf.math.square(x), tf.reduce_sum(x, axis=-1, keepdims=True)], -1)
+
+    inputs = mb_layers.Input((3,))
+    outputs = RawTF()(inputs)
+    assert tuple(outputs.shape) == (None, 4)
+    network = mb_layers.Functional(inputs, outputs)
+    x = RNG.standard_normal((2, 3)).astype("float32")
+    expected = np.concatenate([x**2, x.sum(axis=-1, keepdims=True)], axis=-1)
+    np.testing.assert_allclose(_np(network(x)), expected, rtol=1e-6)
+
+
 @pytest.mark.trains
 @declared_ops_only
 @pytest.mark.slow

@@ -18,6 +18,7 @@ from mb_graph._hooks import set_operator_hook as set_operator_hook
 from mb_graph._hooks import set_output_spec_hook as set_output_spec_hook
 from mb_graph._hooks import standardize_dtype as standardize_dtype
 from mb_graph._hooks import standardize_shape as standardize_shape
+from mb_graph._keras_tensor import EngineConversionError as EngineConversionError
 from mb_graph._keras_tensor import KerasTensor as KerasTensor
 from mb_graph._keras_tensor import any_symbolic_tensors as any_symbolic_tensors
 from mb_graph._keras_tensor import is_keras_tensor as is_keras_tensor

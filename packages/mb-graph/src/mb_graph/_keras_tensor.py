@@ -10,6 +10,15 @@ _ADVICE = (
 )
 
 
+class EngineConversionError(ValueError):
+    """A KerasTensor was handed to an engine (NumPy, JAX, TensorFlow) as if it had values.
+
+    Code that calls its engine directly on a layer's inputs raises it while a
+    model is built symbolically; a layer catches it and traces its ``call`` on
+    the backend's own placeholders instead, as Keras does.
+    """
+
+
 def _immutable(name, doc):
     attribute = "_" + name
 
@@ -141,14 +150,17 @@ class KerasTensor:
     def __index__(self):
         self._refuse_conversion("an index")
 
+    def _refuse_engine(self, target):
+        raise EngineConversionError(f"{_PLACEHOLDER}It cannot be converted to {target}. {_ADVICE}")
+
     def __array__(self, dtype=None, copy=None):
-        self._refuse_conversion("a NumPy array")
+        self._refuse_engine("a NumPy array")
 
     def __jax_array__(self):
-        self._refuse_conversion("a JAX array (wrap the JAX code in a layer or operation)")
+        self._refuse_engine("a JAX array (wrap the JAX code in a layer or operation)")
 
     def __tf_tensor__(self, dtype=None, name=None):
-        self._refuse_conversion("a TensorFlow tensor (wrap the TF code in a layer or operation)")
+        self._refuse_engine("a TensorFlow tensor (wrap the TF code in a layer or operation)")
 
     # -- Python operators, routed to the registered op library. ----------------
 

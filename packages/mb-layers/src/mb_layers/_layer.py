@@ -3,7 +3,7 @@
 import functools
 import inspect
 
-from mb_graph import KerasTensor, is_keras_tensor, tree
+from mb_graph import EngineConversionError, KerasTensor, is_keras_tensor, tree
 from mb_graph._node import Node
 from mb_graph._operation import Operation, default, is_default
 from mb_graph._remat import remat
@@ -622,8 +622,15 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
         if is_default(self.compute_output_shape):
             detached_args = tree.map_structure(_detached, args)
             detached_kwargs = {k: tree.map_structure(_detached, v) for k, v in kwargs.items()}
-            with SymbolicScope():
-                outputs = self.call(*detached_args, **detached_kwargs)
+            try:
+                with SymbolicScope():
+                    outputs = self.call(*detached_args, **detached_kwargs)
+            except EngineConversionError:
+                # `call` hands its inputs to the engine itself (raw `tf.*`, `jnp.*`), as
+                # Keras allows: trace it on the backend's own placeholders instead.
+                outputs = _backend.core().compute_output_spec(
+                    self.call, *detached_args, **detached_kwargs
+                )
             return tree.map_structure(_fresh, outputs)
         call_spec = CallSpec(self._call_signature, args, kwargs)
         shapes = shapes_for(
