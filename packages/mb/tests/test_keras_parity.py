@@ -106,9 +106,6 @@ PENDING: dict[str, str] = {
     "callbacks.OrbaxCheckpoint.is_primary_host": "16",
     "callbacks.OrbaxCheckpoint.wait_until_finished": "16",
     "layers.EinsumDense()": "16",
-    "optimizers.Muon.lr_adjust": "16",
-    "optimizers.Muon.transpose_last_axis": "16",
-    "optimizers.Muon.zeropower_via_newtonschulz5": "16",
     "saving.KerasFileEditor": "16",
 }
 
