@@ -101,10 +101,6 @@ PENDING: dict[str, str] = {
     "Metric.from_config()": "16",
     "Operation.compute_output_spec()": "16",
     "Operation.from_config()": "16",
-    "callbacks.OrbaxCheckpoint()": "16",
-    "callbacks.OrbaxCheckpoint.is_multihost_enabled": "16",
-    "callbacks.OrbaxCheckpoint.is_primary_host": "16",
-    "callbacks.OrbaxCheckpoint.wait_until_finished": "16",
     "layers.EinsumDense()": "16",
     "saving.KerasFileEditor": "16",
 }
@@ -112,10 +108,6 @@ PENDING: dict[str, str] = {
 # Where mb differs from Keras on purpose, with the reason (same keys). Kept short: each
 # entry is a Keras program that does not run unchanged on mb.
 DELIBERATE: dict[str, str] = {
-    # Keras builds it when orbax-checkpoint is installed (Flax, an optional extra of
-    # mb-backend-jax, brings it into the workspace); mb's raises NotImplementedError that
-    # names ModelCheckpoint and BackupAndRestore instead.
-    "callbacks.OrbaxCheckpoint[instance]": "mb has no Orbax checkpointing",
     # format= defaults to "auto" (Keras: "tf"): a tf.data.Dataset where TensorFlow is
     # installed, as Keras, else a grain dataset or an mb PyDataset, so reading a folder
     # needs no engine; audio_dataset_from_directory takes format= too (Keras: tf only).
