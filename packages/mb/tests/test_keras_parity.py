@@ -102,7 +102,6 @@ PENDING: dict[str, str] = {
     "Operation.compute_output_spec()": "16",
     "Operation.from_config()": "16",
     "layers.EinsumDense()": "16",
-    "saving.KerasFileEditor": "16",
 }
 
 # Where mb differs from Keras on purpose, with the reason (same keys). Kept short: each
