@@ -113,7 +113,10 @@ class KerasFileEditor:
     >>> model.save_weights(os.path.join(folder, "model.weights.h5"))
     >>> editor = KerasFileEditor(os.path.join(folder, "model.weights.h5"))  # doctest: +ELLIPSIS
     Keras model file '...model.weights.h5'
-    >>> editor.add_object("layers/head", {"0": np.ones((2, 1)), "1": np.zeros(1)})
+    >>> sorted(editor.weights_dict["layers"])  # objects are keyed as in Keras's files
+    ['dense', 'dense_1']
+    >>> editor.delete_object("layers/dense_1")
+    >>> editor.add_object("layers/dense_1", {"0": np.ones((2, 1)), "1": np.zeros(1)})
     >>> editor.save(os.path.join(folder, "edited.weights.h5"))
     >>> model.load_weights(os.path.join(folder, "edited.weights.h5"))
     >>> model.layers[1].kernel.numpy().tolist()
