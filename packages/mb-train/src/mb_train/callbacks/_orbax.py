@@ -124,6 +124,7 @@ class OrbaxCheckpoint(Callback):
         self._ocp = ocp
         self._multihost_api = orbax.multihost
         self._batches_since_save = 0
+        self._last_batch_seen = None
         self._total_batches_seen = 0
         self._async_futures = []
         self._multihost = bool(orbax.multihost.is_jax_distributed_client_initialized())
@@ -189,8 +190,13 @@ class OrbaxCheckpoint(Callback):
     def on_train_batch_end(self, batch, logs=None):
         if self.save_freq == "epoch":
             return
-        self._batches_since_save += 1
-        self._total_batches_seen += 1
+        # Counted from the batch index, so a call every `steps_per_execution` batches
+        # counts them all (a new epoch starts again from 0).
+        last = self._last_batch_seen
+        added = batch + 1 if last is None or batch <= last else batch - last
+        self._last_batch_seen = batch
+        self._batches_since_save += added
+        self._total_batches_seen += added
         if self._batches_since_save < self.save_freq:
             return
         self._batches_since_save = 0
