@@ -40,6 +40,7 @@ TRAINS = frozenset(
         "mb_train._trainer._gradients.value_and_gradients",
         "mb_train._trainer._loop.TrainerMixin.fit",
         "mb_train.distillation._distiller.Distiller",
+        "mb_train.callbacks._orbax.OrbaxCheckpoint",
         "mb_ops.linalg.jvp",
         "mb_ops._ops.core.custom_gradient",
         "mb_ops.core.stop_gradient",

@@ -55,26 +55,13 @@ _spec.loader.exec_module(surface)
 # What mb does not have yet, and the issue each entry waits for (keys: see above).
 PENDING: dict[str, str] = {
     # 20: quantization and LoRA (GPTQ/AWQ calibration is still missing)
+    "layers.EinsumDense()": "20",  # its gptq_unpacked_column_size argument
     "layers.EinsumDense.gptq_unpacked_column_size": "20",
-    # 16: the rest of issue 16, in progress
-    "callbacks.OrbaxCheckpoint()": "16",
-    "callbacks.OrbaxCheckpoint.is_multihost_enabled": "16",
-    "callbacks.OrbaxCheckpoint.is_primary_host": "16",
-    "callbacks.OrbaxCheckpoint.wait_until_finished": "16",
-    "layers.EinsumDense()": "20",  # gptq_unpacked_column_size (GPTQ)
-    "optimizers.Muon.lr_adjust": "16",
-    "optimizers.Muon.transpose_last_axis": "16",
-    "optimizers.Muon.zeropower_via_newtonschulz5": "16",
-    "saving.KerasFileEditor": "16",
 }
 
 # Where mb differs from Keras on purpose, with the reason (same keys). Kept short: each
 # entry is a Keras program that does not run unchanged on mb.
 DELIBERATE: dict[str, str] = {
-    # Keras builds it when orbax-checkpoint is installed (Flax, an optional extra of
-    # mb-backend-jax, brings it into the workspace); mb's raises NotImplementedError that
-    # names ModelCheckpoint and BackupAndRestore instead.
-    "callbacks.OrbaxCheckpoint[instance]": "mb has no Orbax checkpointing",
     # format= defaults to "auto" (Keras: "tf"): a tf.data.Dataset where TensorFlow is
     # installed, as Keras, else a grain dataset or an mb PyDataset, so reading a folder
     # needs no engine; audio_dataset_from_directory takes format= too (Keras: tf only).

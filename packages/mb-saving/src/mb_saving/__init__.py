@@ -19,6 +19,7 @@ from mb_saving._errors import FileFormatError as FileFormatError
 from mb_saving._errors import UnsafeConfigError as UnsafeConfigError
 from mb_saving._errors import UnsafeFileError as UnsafeFileError
 from mb_saving._errors import WeightsMismatchError as WeightsMismatchError
+from mb_saving._file_editor import KerasFileEditor as KerasFileEditor
 from mb_saving._inspect import format_inspection as format_inspection
 from mb_saving._inspect import inspect as inspect
 from mb_saving._limits import get_max_expanded_bytes as get_max_expanded_bytes

@@ -13,7 +13,7 @@ import os
 import warnings
 
 import mb_layers
-from mb_saving import _assets, _atomic, _limits, _metadata, _shards
+from mb_saving import _assets, _atomic, _limits, _metadata, _orbax, _shards
 from mb_saving._archive import CONFIG, METADATA, WEIGHTS, Archive, parse_json, write_archive
 from mb_saving._compile_config import compile_from_config, get_compile_config
 from mb_saving._errors import FileFormatError
@@ -115,6 +115,25 @@ def _open_model_file(path):
     return Archive(path)
 
 
+def _revive_model(config, custom_objects, compile, safe_mode, written_by_mb, path):
+    """The model a config describes, checked against the allow-list and safe mode."""
+    if not compile:
+        config = {k: v for k, v in config.items() if k != "compile_config"}
+    for key in ("class_name", "config"):
+        if key not in config:
+            raise FileFormatError(f"'{path}': the config has no '{key}'; it describes no model.")
+    reviver = Reviver(custom_objects, resolve_safe_mode(safe_mode), compile_from_config)
+    reviver.written_by_mb = written_by_mb
+    reviver.allow.check(config, ("config",))
+    with reviver.scope():
+        model = reviver.revive(config, ["config"])
+    if not isinstance(model, mb_layers.Layer):
+        raise FileFormatError(
+            f"'{path}': the config describes a {type(model).__name__}, not a model."
+        )
+    return model
+
+
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """Loads a model saved by `save_model` or by Keras 3 (``.keras``).
 
@@ -155,26 +174,18 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     True
     """
     path = os.fspath(filepath)
+    if _orbax.is_orbax_checkpoint(path):
+        config, tree = _orbax.read_checkpoint(path, with_config=True)
+        model = _revive_model(config, custom_objects, compile, safe_mode, False, path)
+        _orbax.assign_state_tree(model, tree, f"The Orbax checkpoint '{path}'")
+        return model
     _atomic.remove_stale_near(path)  # what killed saves left next to it
     with _open_model_file(path) as source:
-        config = source.config()
         metadata = source.metadata()
-        if not compile:
-            config = {k: v for k, v in config.items() if k != "compile_config"}
-        for key in ("class_name", "config"):
-            if key not in config:
-                raise FileFormatError(
-                    f"'{path}': config.json has no '{key}'; it describes no model."
-                )
-        reviver = Reviver(custom_objects, resolve_safe_mode(safe_mode), compile_from_config)
-        reviver.written_by_mb = isinstance(metadata.get("mb"), dict)
-        reviver.allow.check(config, ("config",))
-        with reviver.scope():
-            model = reviver.revive(config, ["config"])
-        if not isinstance(model, mb_layers.Layer):
-            raise FileFormatError(
-                f"'{path}': config.json describes a {type(model).__name__}, not a model."
-            )
+        written_by_mb = isinstance(metadata.get("mb"), dict)
+        model = _revive_model(
+            source.config(), custom_objects, compile, safe_mode, written_by_mb, path
+        )
         # The weights may expand only as far as the model's variables declare; they
         # are mapped (and refused if they reach outside the file) before any is assigned.
         manifest = _metadata.manifest_of(metadata)
@@ -288,6 +299,10 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     optimizer = getattr(model, "optimizer", None)
     if optimizer is not None and not getattr(optimizer, "built", True):
         optimizer.build(model.trainable_variables)
+    if _orbax.is_orbax_checkpoint(path):
+        _, tree = _orbax.read_checkpoint(path, with_config=False)
+        _orbax.assign_state_tree(model, tree, f"The Orbax checkpoint '{path}'")
+        return
     _atomic.remove_stale_near(path)  # what killed saves left next to it
     if path.endswith(".keras"):
         if not os.path.exists(path):

@@ -84,6 +84,16 @@ class GroupReader:
     def __contains__(self, key):
         return key in self._datasets
 
+    def object_name(self):
+        """The ``name`` attribute of the group (the object's name), or None."""
+        for dataset in self._datasets.values():
+            try:
+                name = dataset.parent.attrs.get("name", None)
+            except Exception:
+                return None
+            return name.decode() if isinstance(name, bytes) else name
+        return None
+
     def spec(self, key):
         """``(shape, dtype name)`` of a dataset, read from its header only."""
         dataset = self._datasets[key]

@@ -238,8 +238,3 @@ def test_tensorboard_summary_without_tensorflow_says_what_to_install(monkeypatch
     monkeypatch.setitem(sys.modules, "tensorflow.summary", None)
     with pytest.raises(ImportError, match="pip install tensorflow"):
         _ = cb.TensorBoard(tmp_path).summary
-
-
-def test_orbax_checkpoint_is_a_clear_not_implemented():
-    with pytest.raises(NotImplementedError, match="ModelCheckpoint"):
-        cb.OrbaxCheckpoint("dir")

@@ -1,6 +1,7 @@
 """``mb.saving``: Keras 3's ``keras.saving`` (``.keras`` files, safe by default)."""
 
 from mb_saving import CustomObjectScope as CustomObjectScope
+from mb_saving import KerasFileEditor as KerasFileEditor
 from mb_saving import custom_object_scope as custom_object_scope
 from mb_saving import deserialize_keras_object as deserialize_keras_object
 from mb_saving import get_custom_objects as get_custom_objects
@@ -15,6 +16,7 @@ from mb_saving import serialize_keras_object as serialize_keras_object
 
 __all__ = [
     "CustomObjectScope",
+    "KerasFileEditor",
     "custom_object_scope",
     "deserialize_keras_object",
     "get_custom_objects",

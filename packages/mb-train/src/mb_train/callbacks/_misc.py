@@ -1,4 +1,4 @@
-"""LambdaCallback, SwapEMAWeights, RemoteMonitor and OrbaxCheckpoint."""
+"""LambdaCallback, SwapEMAWeights and RemoteMonitor."""
 
 import json
 import urllib.parse
@@ -194,13 +194,3 @@ class RemoteMonitor(Callback):
                 pass
         except OSError as error:
             warnings.warn(f"RemoteMonitor could not reach {self.root}: {error}", stacklevel=2)
-
-
-class OrbaxCheckpoint(Callback):
-    """Not supported in mb: Orbax checkpoints are a JAX/Keras integration mb does not ship."""
-
-    def __init__(self, *args, **kwargs):
-        raise NotImplementedError(
-            "OrbaxCheckpoint is not available in mb. Use ModelCheckpoint("
-            "'ckpt-{epoch}.weights.h5', save_weights_only=True) or BackupAndRestore."
-        )

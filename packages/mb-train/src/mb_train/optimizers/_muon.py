@@ -1,6 +1,5 @@
 """Muon: orthogonalized momentum for matrices, AdamW for everything else."""
 
-import functools
 import math
 import re
 
@@ -10,38 +9,16 @@ from mb_train.optimizers._apply import cast_to
 from mb_train.optimizers._base import Optimizer
 
 
-def _swap_last_axes(x):
-    order = list(range(len(x.shape)))
-    order[-2], order[-1] = order[-1], order[-2]
-    return ops.transpose(x, order)
-
-
-def newton_schulz(x, steps, a, b, c):
-    """An approximate orthogonalization of `x` (the zeroth power of its singular values)."""
-    tall = x.shape[-2] > x.shape[-1]
-    if tall:
-        x = _swap_last_axes(x)
-    x = ops.divide(x, ops.add(ops.norm(x, axis=(-2, -1), keepdims=True), 1e-7))
-    for _ in range(steps):
-        gram = ops.matmul(x, _swap_last_axes(x))
-        poly = ops.add(ops.multiply(b, gram), ops.matmul(ops.multiply(c, gram), gram))
-        x = ops.add(ops.multiply(a, x), ops.matmul(poly, x))
-    return _swap_last_axes(x) if tall else x
-
-
-@functools.cache
-def muon_rule(steps, nesterov, a, b, c, rms_rate):
-    """The Muon update of one matrix, for one setting of the static options."""
+def muon_rule(optimizer):
+    """The Muon update of one matrix, through `optimizer`'s (overridable) methods."""
+    steps = optimizer.ns_steps
+    nesterov = bool(optimizer.nesterov)
 
     def rule(param, grad, m, lr, momentum, momentum_minus_one):
         m = ops.add(m, ops.add(grad, ops.multiply(m, momentum_minus_one)))
         g = ops.add(grad, ops.multiply(momentum, m)) if nesterov else m
-        update = ops.multiply(lr, newton_schulz(g, steps, a, b, c))
-        if rms_rate is not None:
-            # Match AdamW's update RMS (the Moonlight scaling).
-            scale = math.sqrt(max(param.shape[0], param.shape[1])) * rms_rate
-            update = ops.multiply(update, scale)
-        return ops.subtract(param, update), m
+        update = ops.multiply(lr, optimizer.zeropower_via_newtonschulz5(g, steps))
+        return ops.subtract(param, optimizer.lr_adjust(update)), m
 
     rule.needs_static_shapes = True  # the orientation and the RMS scale read the dims
     return rule
@@ -154,10 +131,53 @@ class Muon(Optimizer):
         if self.adam_velocities[index] is not None:
             slots = (self.momentums[index], self.adam_velocities[index])
             return adam_rule, slots, (1 - self.adam_beta_1, 1 - self.adam_beta_2, self.epsilon)
-        rule = muon_rule(
-            self.ns_steps, bool(self.nesterov), self.muon_a, self.muon_b, self.muon_c, self.rms_rate
-        )
-        return rule, (self.momentums[index],), (self.momentum, self.momentum - 1)
+        if getattr(self, "_muon_rule", None) is None:
+            self._muon_rule = muon_rule(self)  # one rule object: its variables update together
+        return self._muon_rule, (self.momentums[index],), (self.momentum, self.momentum - 1)
+
+    def transpose_last_axis(self, X):
+        """`X` with its last two axes swapped."""
+        order = list(range(len(X.shape)))
+        order[-2], order[-1] = order[-1], order[-2]
+        return ops.transpose(X, order)
+
+    def lr_adjust(self, x):
+        """Scales the update `x` of a matrix by ``sqrt(max(rows, cols)) * rms_rate``.
+
+        The Moonlight scaling (https://arxiv.org/abs/2502.16982): it gives Muon's update
+        the RMS of AdamW's, so both can share a learning rate and weight decay. With
+        ``rms_rate=None``, `x` is returned unchanged.
+        """
+        if self.rms_rate is None:
+            return x
+        return ops.multiply(ops.multiply(x, math.sqrt(max(x.shape[0], x.shape[1]))), self.rms_rate)
+
+    def zeropower_via_newtonschulz5(self, x, steps: int):
+        """An approximate orthogonalization of `x` by `steps` quintic Newton-Schulz steps.
+
+        The result approximates ``U S' V^T`` (``U V^T`` with the singular values pushed
+        towards 1) of the SVD of `x`, over its last two axes, with the polynomial
+        coefficients `muon_a`, `muon_b`, `muon_c`.
+
+        Raises:
+            ValueError: `x` has fewer than 2 dimensions.
+        """
+        shape = tuple(x.shape)
+        if len(shape) < 2:
+            raise ValueError(
+                "Muon.zeropower_via_newtonschulz5 expects a gradient or momentum with at "
+                f"least 2 dimensions. Received: shape={shape}"
+            )
+        a, b, c = self.muon_a, self.muon_b, self.muon_c
+        tall = shape[-2] > shape[-1]
+        if tall:
+            x = self.transpose_last_axis(x)
+        x = ops.divide(x, ops.add(ops.norm(x, axis=(-2, -1), keepdims=True), 1e-7))
+        for _ in range(steps):
+            gram = ops.matmul(x, self.transpose_last_axis(x))
+            poly = ops.add(ops.multiply(b, gram), ops.matmul(ops.multiply(c, gram), gram))
+            x = ops.add(ops.multiply(a, x), ops.matmul(poly, x))
+        return self.transpose_last_axis(x) if tall else x
 
     def _rule_scalars(self, rule, learning_rate, dtype):
         if rule is adam_rule:
