@@ -42,6 +42,16 @@ DETERMINISTIC = {
         np.array([["cat"], ["dog"], ["cow"], ["dog"], ["cat"]]),
     ),
     "Hashing": (lambda: layers.Hashing(num_bins=7), np.array([["a"], ["b"], ["c"], ["d"]])),
+    "IntegerLookup": (
+        lambda: layers.IntegerLookup(vocabulary=[3, 7]),
+        np.array([[3], [7], [9], [3]]),
+    ),
+    "TextVectorization": (
+        lambda: layers.TextVectorization(
+            vocabulary=["the", "cat", "dog"], output_sequence_length=3
+        ),
+        np.array([["the cat"], ["a dog"], ["the dog sat"], ["cat"]]),
+    ),
 }
 
 
