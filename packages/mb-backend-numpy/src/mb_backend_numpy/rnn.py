@@ -7,14 +7,10 @@ layers to fall back to their cell-by-cell path over ``rnn`` (as Keras does).
 import numpy as np
 
 from mb_backend_numpy._convert import to_tensor
-from mb_ops import tree
+from mb_ops import numpy_shaped
 
 # No entry: lstm/gru raising NotImplementedError is the documented fallback signal.
 UNSUPPORTED = {}
-
-
-def _swap_batch_time(x):
-    return np.swapaxes(x, 0, 1)
 
 
 def rnn(
@@ -32,50 +28,21 @@ def rnn(
 ):
     """Run ``step_function(input_t, states + constants) -> (output_t, new_states)`` over time.
 
-    Returns ``(last_output, outputs, new_states)``; ``outputs`` are in the order
-    the steps ran (reversed time when ``go_backwards``), batch-major unless
-    ``time_major``. Where ``mask`` is False a step keeps the previous states and
-    outputs zeros (``zero_output_for_mask``) or the previous output (the first
-    state), as JAX's and Keras's scan-based loop does.
+    The loop is mb_ops's NumPy-shaped one (`mb_ops.numpy_shaped.rnn`) over this
+    backend's ops; ``unroll`` and ``input_length`` change nothing in an eager loop.
     """
-    inputs = tree.map_structure(to_tensor, inputs)
-    if not time_major:
-        inputs = tree.map_structure(_swap_batch_time, inputs)
-    flat_inputs = tree.flatten(inputs)
-    steps = flat_inputs[0].shape[0]
-    if mask is not None:
-        mask = to_tensor(mask).astype(bool)
-        if mask.ndim == 2:
-            mask = mask[..., None]
-        if not time_major:
-            mask = _swap_batch_time(mask)
-    constants = tuple(constants or ())
-    states = tuple(initial_states)
-    order = range(steps - 1, -1, -1) if go_backwards else range(steps)
-    outputs = []
-    for t in order:
-        step_input = tree.pack_sequence_as(inputs, [x[t] for x in flat_inputs])
-        output, new_states = step_function(step_input, states + constants)
-        new_states = tuple(new_states) if isinstance(new_states, list | tuple) else (new_states,)
-        if mask is not None:
-            masked = np.all(np.logical_not(mask[t]), axis=-1, keepdims=True)
-            if zero_output_for_mask:
-                output = np.where(masked, np.zeros_like(output), output)
-            else:
-                previous = states[0]
-                if tree.is_nested(previous):  # stacked cells: first state of the last cell
-                    previous = states[-1][0]
-                output = np.where(masked, previous, output)
-            new_states = tree.map_structure(
-                lambda old, new, m=masked: np.where(m, old, new), states, new_states
-            )
-        states = new_states
-        outputs.append(output)
-    stacked = np.stack(outputs) if outputs else np.zeros((0,))
-    last_output = outputs[-1] if outputs else None
-    if not time_major and outputs:
-        stacked = _swap_batch_time(stacked)
-    return last_output, stacked, states
+    return numpy_shaped.rnn(
+        np,
+        to_tensor,
+        step_function,
+        inputs,
+        initial_states,
+        go_backwards=go_backwards,
+        mask=mask,
+        constants=constants,
+        time_major=time_major,
+        zero_output_for_mask=zero_output_for_mask,
+    )
 
 
 def lstm(
