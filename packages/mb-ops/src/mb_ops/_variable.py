@@ -38,25 +38,34 @@ def set_operator_namespace(namespace: Any) -> None:
     _Hooks.ops = namespace
 
 
-def set_initializer_lookup(fn: Any) -> None:
+def set_initializer_lookup(fn: Any) -> Any:
     """Let Variable accept string initializers: ``fn("zeros")`` returns a callable.
 
     ``mb_layers.initializers`` registers its ``get`` on import (so with ``import mb``
     ``Variable("ones", shape=...)`` works, as in Keras); mb-ops alone has none.
 
     Args:
-        fn: a function from an initializer's name to ``initializer(shape, dtype)``.
+        fn: a function from an initializer's name to ``initializer(shape, dtype)``,
+            or None for no lookup.
+
+    Returns:
+        The lookup it replaces (None if there was none), to put back later.
 
     Example:
 
+    >>> import numpy as np
     >>> import mb_ops
-    >>> from mb_layers import initializers
     >>> from mb_ops import ops
-    >>> mb_ops.set_initializer_lookup(initializers.get)
-    >>> ops.convert_to_numpy(mb_ops.Variable("ones", shape=(2,), dtype="float32")).tolist()
-    [1.0, 1.0]
+    >>> def lookup(name):
+    ...     return lambda shape, dtype=None: np.full(shape, {"ones": 1, "twos": 2}[name], dtype)
+    >>> previous = mb_ops.set_initializer_lookup(lookup)
+    >>> ops.convert_to_numpy(mb_ops.Variable("twos", shape=(2,), dtype="float32")).tolist()
+    [2.0, 2.0]
+    >>> _ = mb_ops.set_initializer_lookup(previous)  # the registry that was there
     """
+    previous = _Hooks.initializer_lookup
     _Hooks.initializer_lookup = fn
+    return previous
 
 
 def _core() -> Any:
