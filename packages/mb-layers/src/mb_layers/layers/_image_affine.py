@@ -162,12 +162,45 @@ class RandomRotation(_RandomAffine):
 class RandomTranslation(_RandomAffine):
     """Shifts images by a random fraction of their height and width during training.
 
+    One shift is drawn per image; bounding boxes and segmentation masks of a
+    data dict move with it (masks with nearest interpolation).
+
     Args:
         height_factor: ``f`` shifts by up to ``f * height`` pixels either way; a
             pair ``(low, high)`` in ``[low * height, high * height]`` (positive:
             down). Values in [-1, 1].
         width_factor: the same for the width (positive: right).
-        fill_mode, interpolation, seed, fill_value, data_format: as `RandomRotation`.
+        fill_mode: how the uncovered area is filled: ``"reflect"``, ``"wrap"``,
+            ``"constant"`` or ``"nearest"``.
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: an int for reproducible shifts.
+        fill_value: the value of the uncovered area with ``fill_mode="constant"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
+            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)`` (``channels_first``:
+            ``(batch, channels, height, width)``), one image, or a dict with
+            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
+            ``"segmentation_masks"``.
+        training: False returns the data unchanged (images in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> image = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> down_one_row = RandomTranslation(
+        ...     (0.25, 0.25), 0.0, fill_mode="constant", interpolation="nearest",
+        ...     bounding_box_format="xyxy")
+        >>> boxes = {"boxes": np.array([[[0.0, 0.0, 2.0, 2.0]]]), "labels": np.array([[1]])}
+        >>> out = down_one_row({"images": image, "bounding_boxes": boxes})
+        >>> np.asarray(out["images"])[0, :, :, 0].tolist()
+        [[0.0, 0.0, 0.0, 0.0], [0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]
+        >>> np.asarray(out["bounding_boxes"]["boxes"]).tolist()
+        [[[0.0, 1.0, 2.0, 3.0]]]
     """
 
     def __init__(
@@ -229,11 +262,41 @@ class RandomTranslation(_RandomAffine):
 class RandomZoom(_RandomAffine):
     """Zooms images in or out about their center by a random factor during training.
 
+    One zoom is drawn per image; bounding boxes and segmentation masks of a
+    data dict follow it (masks with nearest interpolation).
+
     Args:
         height_factor: ``f`` scales the sampled height by ``1 + u`` with ``u`` in
-            ``[-f, f]`` (negative ``u`` zooms in); a pair gives the range. Values in (-1, 1].
+            ``[-f, f]`` (negative ``u`` zooms in); a pair ``(low, high)`` gives
+            the range of ``u``. Values in (-1, 1].
         width_factor: the same for the width; None keeps the aspect ratio.
-        fill_mode, interpolation, seed, fill_value, data_format: as `RandomRotation`.
+        fill_mode: how the area outside the input is filled: ``"reflect"``,
+            ``"wrap"``, ``"constant"`` or ``"nearest"``.
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        seed: an int for reproducible zooms.
+        fill_value: the value outside the input with ``fill_mode="constant"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
+            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)`` (``channels_first``:
+            ``(batch, channels, height, width)``), one image, or a dict with
+            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
+            ``"segmentation_masks"``.
+        training: False returns the data unchanged (images in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> image = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> zoom_in_2x = RandomZoom((-0.5, -0.5), interpolation="nearest")
+        >>> np.asarray(zoom_in_2x(image))[0, :, :, 0].tolist()
+        [[5.0, 5.0, 6.0, 6.0], [5.0, 5.0, 6.0, 6.0], [9.0, 9.0, 10.0, 10.0], [9.0, 9.0, 10.0, 10.0]]
+        >>> np.array_equal(np.asarray(zoom_in_2x(image, training=False)), image)
+        True
     """
 
     def __init__(
@@ -314,12 +377,39 @@ class RandomShear(_RandomAffine):
 
     The output pixel ``(x, y)`` samples the input at ``(x + sx * y, y + sy * x)``,
     with ``sx`` drawn from `x_factor`, ``sy`` from `y_factor`, and both signs
-    flipped together for a random half of the images.
+    flipped together for a random half of the images. Bounding boxes and
+    segmentation masks of a data dict follow the images.
 
     Args:
-        x_factor, y_factor: a number ``f`` in [0, 1] draws from ``[-f, f]``; a
-            pair of numbers in [0, 1] gives the range.
-        interpolation, fill_mode, fill_value, data_format, seed: as `RandomRotation`.
+        x_factor: a number ``f`` in [0, 1] draws ``sx`` from ``[-f, f]``; a pair
+            of numbers in [0, 1] gives the range.
+        y_factor: the same for ``sy``.
+        interpolation: ``"bilinear"`` or ``"nearest"``.
+        fill_mode: how the area outside the input is filled: ``"reflect"``,
+            ``"wrap"``, ``"constant"`` or ``"nearest"``.
+        fill_value: the value outside the input with ``fill_mode="constant"``.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        seed: an int for reproducible draws.
+        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
+            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)`` (``channels_first``:
+            ``(batch, channels, height, width)``), one image, or a dict with
+            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
+            ``"segmentation_masks"``.
+        training: False returns the data unchanged (images in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
+        >>> np.allclose(np.asarray(RandomShear(x_factor=0.0, y_factor=0.0)(images)), images)
+        True
+        >>> np.asarray(RandomShear(x_factor=0.3, y_factor=0.3, seed=1)(images)).shape
+        (2, 4, 4, 3)
     """
 
     def __init__(

@@ -52,13 +52,38 @@ class _ValueLayer(RandomImageLayer):
 
 
 class RandomBrightness(_ValueLayer):
-    """Adds a random brightness shift (a fraction of `value_range`) during training.
+    """Adds a random brightness shift, a fraction of `value_range`, during training.
+
+    One shift is drawn per image and added to all its pixels and channels;
+    the result is clipped to `value_range`.
 
     Args:
-        factor: ``f`` draws the shift from ``[-f, f]`` of the value range; a pair
-            ``(low, high)`` from ``[low, high]``.
-        value_range: the range of pixel values (outputs are clipped to it).
+        factor: ``f`` draws the shift from ``[-f, f]`` times the width of
+            `value_range`; a pair ``(low, high)`` from ``[low, high]`` times it.
+        value_range: the ``(low, high)`` range of pixel values (outputs are
+            clipped to it).
         seed: an int for reproducible draws.
+        **kwargs: ``data_format``, ``bounding_box_format`` and the base layer's
+            keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)``, one image, or a
+            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.full((1, 2, 2, 1), 0.5, "float32")
+        >>> brighter = RandomBrightness((0.2, 0.2), value_range=(0, 1))
+        >>> print(np.round(np.asarray(brighter(images))[0, :, :, 0], 3))
+        [[0.7 0.7]
+         [0.7 0.7]]
+        >>> np.array_equal(np.asarray(brighter(images, training=False)), images)
+        True
     """
 
     def draw(self, images):
@@ -72,13 +97,37 @@ class RandomBrightness(_ValueLayer):
 
 
 class RandomContrast(_ValueLayer):
-    """Scales each image's contrast by a random factor in ``[1 - low, 1 + high]``.
+    """Scales each image's contrast by a random factor during training.
+
+    Each image becomes ``(x - mean) * c + mean``, with ``mean`` its mean per
+    channel and ``c`` drawn per image, clipped to `value_range`.
 
     Args:
-        factor: ``f`` draws the factor from ``[1 - f, 1 + f]``; a pair ``(low, high)``
-            from ``[1 - |low|, 1 + high]``.
-        value_range: the range of pixel values (outputs are clipped to it).
+        factor: ``f`` draws ``c`` from ``[1 - f, 1 + f]``; a pair
+            ``(low, high)`` from ``[1 - |low|, 1 + high]``.
+        value_range: the ``(low, high)`` range of pixel values (outputs are
+            clipped to it).
         seed: an int for reproducible draws.
+        **kwargs: ``data_format``, ``bounding_box_format`` and the base layer's
+            keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)``, one image, or a
+            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
+        >>> out = np.asarray(RandomContrast(0.5, seed=1)(images))
+        >>> out.shape, bool(out.min() >= 0 and out.max() <= 255)
+        ((2, 4, 4, 3), True)
+        >>> np.array_equal(np.asarray(RandomContrast(0.5)(images, training=False)), images)
+        True
     """
 
     def draw(self, images):
@@ -119,11 +168,34 @@ class _ColorLayer(RandomImageLayer):
 
 
 class RandomGrayscale(RandomImageLayer):
-    """Turns a random fraction `factor` of the images to grayscale (kept in 3 channels).
+    """Turns a random fraction `factor` of the images to grayscale during training.
+
+    A converted image keeps its channels: each holds the luminance
+    ``0.2989 R + 0.587 G + 0.114 B``. Labels, boxes and masks pass through.
 
     Args:
         factor: the probability, in [0, 1], that an image is converted.
-        data_format, seed: as the other augmentations.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        seed: an int for reproducible draws.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
+            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> red = np.array([[[[255.0, 0.0, 0.0]]]], "float32")
+        >>> print(np.round(np.asarray(RandomGrayscale(factor=1.0)(red)), 3))
+        [[[[76.22 76.22 76.22]]]]
+        >>> np.asarray(RandomGrayscale(factor=1.0)(red, training=False)).tolist()
+        [[[[255.0, 0.0, 0.0]]]]
     """
 
     def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
@@ -195,13 +267,37 @@ class RandomHue(TransformationOptional, _ColorLayer):
 class RandomSaturation(TransformationOptional, _ColorLayer):
     """Scales the saturation of each image by a random factor during training.
 
-    A draw ``u`` of `factor` scales saturation by ``u / (1 - u)``: 0.5 keeps the
-    image, 0 makes it gray, values near 1 saturate it fully.
+    A draw ``u`` of `factor` scales the saturation (in HSV) by ``u / (1 - u)``:
+    0.5 keeps the image, 0 makes it gray, values near 1 saturate it fully.
+    The scaled saturation is clipped to `value_range`, as Keras does.
 
     Args:
-        factor: ``f`` in [0, 1] draws ``u`` from ``[-f, f]``; a pair gives the range.
-        value_range: the range of pixel values.
-        data_format, seed: as the other augmentations.
+        factor: ``f`` in [0, 1] draws ``u`` from ``[-f, f]``; a pair
+            ``(low, high)`` from ``[low, high]``.
+        value_range: the ``(low, high)`` range of pixel values.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        seed: an int for reproducible draws.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
+            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> orange = np.array([[[[1.0, 0.5, 0.0]]]], "float32")
+        >>> gray = RandomSaturation((0.0, 0.0), value_range=(0, 1))
+        >>> print(np.round(np.asarray(gray(orange)), 3))
+        [[[[1. 1. 1.]]]]
+        >>> keep = RandomSaturation((0.5, 0.5), value_range=(0, 1))
+        >>> print(np.round(np.asarray(keep(orange)), 3))
+        [[[[1.  0.5 0. ]]]]
     """
 
     def augment(self, images):
@@ -214,13 +310,36 @@ class RandomSaturation(TransformationOptional, _ColorLayer):
 
 
 class RandomColorDegeneration(TransformationOptional, _ColorLayer):
-    """Blends each image toward its grayscale version by a random factor during training.
+    """Blends each image toward its grayscale version by a random weight during training.
+
+    An image becomes ``x + w * (gray(x) - x)``, clipped to `value_range`, with
+    ``w`` drawn per image: 0 keeps it, 1 makes it gray.
 
     Args:
-        factor: ``f`` draws the blend weight from ``[-f, f]`` (0: unchanged, 1:
-            gray); a pair gives the range.
-        value_range: the range of pixel values (outputs are clipped to it).
-        data_format, seed: as the other augmentations.
+        factor: ``f`` in [0, 1] draws ``w`` from ``[-f, f]``; a pair
+            ``(low, high)`` from ``[low, high]``.
+        value_range: the ``(low, high)`` range of pixel values (outputs are
+            clipped to it).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        seed: an int for reproducible draws.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
+            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> red = np.array([[[[255.0, 0.0, 0.0]]]], "float32")
+        >>> half = RandomColorDegeneration((0.5, 0.5))
+        >>> print(np.round(np.asarray(half(red)), 3))
+        [[[[165.61  38.11  38.11]]]]
     """
 
     def augment(self, images):
@@ -235,9 +354,32 @@ class RandomInvert(_ColorLayer):
     """Inverts (``value_range[1] - x``) a random fraction of the images during training.
 
     Args:
-        factor: the probability to invert: ``f`` in [0, 1] draws it from ``[0, f]``.
-        value_range: the range of pixel values.
-        seed, data_format: as the other augmentations.
+        factor: the probability to invert an image: ``f`` in [0, 1] draws it
+            from ``[0, f]``; a pair ``(low, high)`` from ``[low, high]``
+            (``(1.0, 1.0)`` inverts every image).
+        value_range: the ``(low, high)`` range of pixel values.
+        seed: an int for reproducible draws.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)``, one image, or a
+            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.array([[[[0.0], [55.0], [255.0]]]], "float32")
+        >>> invert = RandomInvert(factor=(1.0, 1.0))
+        >>> np.asarray(invert(images))[0, 0, :, 0].tolist()
+        [255.0, 200.0, 0.0]
+        >>> np.asarray(invert(images, training=False))[0, 0, :, 0].tolist()
+        [0.0, 55.0, 255.0]
     """
 
     _BOUNDS = (0, 1)
@@ -256,11 +398,34 @@ class RandomInvert(_ColorLayer):
 class RandomPosterization(TransformationOptional, _ColorLayer):
     """Keeps a random number of the high bits of each 8-bit channel during training.
 
+    Pixels are mapped from `value_range` to [0, 255], floored to a multiple
+    of ``2 ** (8 - bits)`` and mapped back; ``bits`` is drawn per image.
+
     Args:
-        factor: the bits to keep, in [1, 8]: ``f`` draws from ``[1, f)``, a pair
-            ``(low, high)`` from ``[low, high)`` (or exactly ``low`` when equal).
-        value_range: the range of pixel values (mapped to [0, 255] for the bits).
-        data_format, seed: as the other augmentations.
+        factor: the bits to keep, in [1, 8]: ``f`` draws from ``[1, f)``, a
+            pair ``(low, high)`` from ``[low, high)`` (exactly ``low`` when
+            equal).
+        value_range: the ``(low, high)`` range of pixel values.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        seed: an int for reproducible draws.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)``, one image, or a
+            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.array([[[[0.0], [100.0], [200.0], [255.0]]]], "float32")
+        >>> two_bits = RandomPosterization((2, 2))
+        >>> np.asarray(two_bits(images))[0, 0, :, 0].tolist()
+        [0.0, 64.0, 192.0, 192.0]
     """
 
     _BOUNDS = (1, 8)
@@ -290,10 +455,36 @@ class RandomColorJitter(RandomImageLayer):
     Keras, every step draws from this layer's `generator`.
 
     Args:
-        value_range: the range of pixel values.
-        brightness_factor, contrast_factor, saturation_factor, hue_factor: the
-            factors of the four layers (None leaves that change out).
-        seed, data_format: as the other augmentations.
+        value_range: the ``(low, high)`` range of pixel values.
+        brightness_factor: the `factor` of `RandomBrightness` (None: no
+            brightness step).
+        contrast_factor: the `factor` of `RandomContrast` (None: no step).
+        saturation_factor: the `factor` of `RandomSaturation` (None: no step).
+        hue_factor: the `factor` of `RandomHue` (None: no step).
+        seed: an int for reproducible draws.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
+            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.full((1, 1, 2, 3), 0.5, "float32")
+        >>> jitter = RandomColorJitter(value_range=(0, 1), brightness_factor=(0.2, 0.2))
+        >>> print(np.round(np.asarray(jitter(images)), 3))
+        [[[[0.7 0.7 0.7]
+           [0.7 0.7 0.7]]]]
+        >>> jitter = RandomColorJitter(brightness_factor=0.2, hue_factor=0.2, seed=3)
+        >>> np.asarray(jitter(np.zeros((2, 4, 4, 3), "float32"))).shape
+        (2, 4, 4, 3)
     """
 
     def __init__(

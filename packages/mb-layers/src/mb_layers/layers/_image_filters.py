@@ -19,9 +19,32 @@ class RandomSharpness(TransformationOptional, RandomImageLayer):
     `factor`; ``u = 0.5`` keeps the image, 0 blurs it, 1 sharpens it.
 
     Args:
-        factor: ``f`` in [0, 1] draws ``u`` from ``[0, f]``; a pair gives the range.
-        value_range: the range of pixel values (outputs are clipped to it).
-        data_format, seed: as the other augmentations.
+        factor: ``f`` in [0, 1] draws ``u`` from ``[0, f]``; a pair
+            ``(low, high)`` from ``[low, high]``.
+        value_range: the ``(low, high)`` range of pixel values (outputs are
+            clipped to it).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        seed: an int for reproducible draws.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)``, one image, or a
+            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
+        >>> np.allclose(np.asarray(RandomSharpness((0.5, 0.5))(images)), images)
+        True
+        >>> out = np.asarray(RandomSharpness(1.0, seed=1)(images))
+        >>> out.shape, bool(out.min() >= 0 and out.max() <= 255)
+        ((2, 4, 4, 3), True)
     """
 
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
@@ -66,13 +89,37 @@ class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
     """Blurs a random fraction of the images with a Gaussian of random width during training.
 
     Args:
-        factor: the probability to blur an image: ``f`` in [0, 1] draws it from ``[0, f]``.
+        factor: the probability to blur an image: ``f`` in [0, 1] draws it from
+            ``[0, f]``; a pair ``(low, high)`` from ``[low, high]``.
         kernel_size: an odd int, or two (width, height).
         sigma: the range of the Gaussian's standard deviation (one draw per call
             for x and one for y): ``s`` in [0, 1] draws from ``[0, s]``, a pair
             from its range.
-        value_range: the range of pixel values (outputs are clipped to it).
-        data_format, seed: as the other augmentations.
+        value_range: the ``(low, high)`` range of pixel values (outputs are
+            clipped to it).
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        seed: an int for reproducible draws.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)``, one image, or a
+            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
+        >>> blur = RandomGaussianBlur(kernel_size=3, sigma=1.0, seed=1)
+        >>> out = np.asarray(blur(images))
+        >>> out.shape, bool(out.min() >= 0 and out.max() <= 255)
+        ((2, 4, 4, 3), True)
+        >>> np.array_equal(np.asarray(blur(images, training=False)), images)
+        True
     """
 
     def __init__(

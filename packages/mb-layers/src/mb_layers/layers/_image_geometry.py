@@ -268,13 +268,33 @@ def crop_boxes(layer, bounding_boxes, input_size, window, output_size):
 class CenterCrop(ImageDataLayer):
     """Crops the center ``(height, width)`` of images (resizing up when they are smaller).
 
-    Boxes are cut to the window (and scaled when the image is resized); masks
-    are cropped likewise, with nearest interpolation.
+    The layer is deterministic: training and inference crop alike. Boxes are
+    cut to the window (and scaled when the image is resized); masks are
+    cropped likewise, with nearest interpolation.
 
     Args:
-        height, width: the output size.
+        height: the output height.
+        width: the output width.
         data_format: ``"channels_last"`` or ``"channels_first"``.
-        bounding_box_format: the format of the boxes of a data dict.
+        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
+            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)`` (``channels_first``:
+            ``(batch, channels, height, width)``), one image, or a dict with
+            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
+            ``"segmentation_masks"``.
+
+    Returns:
+        The same structure, the images ``(batch, height, width, channels)``.
+
+    Example:
+        >>> import numpy as np
+        >>> image = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> np.asarray(CenterCrop(2, 2)(image))[0, :, :, 0].tolist()
+        [[5.0, 6.0], [9.0, 10.0]]
+        >>> np.asarray(CenterCrop(2, 2)(np.zeros((2, 5, 6, 3)))).shape
+        (2, 2, 2, 3)
     """
 
     def __init__(self, height, width, data_format=None, **kwargs):

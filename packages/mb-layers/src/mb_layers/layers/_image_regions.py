@@ -28,11 +28,33 @@ class RandomCrop(RandomImageLayer):
     window (boxes in a relative format then need the dict, which has the size).
 
     Args:
-        height, width: the output size.
+        height: the output height.
+        width: the output width.
         seed: an int for reproducible windows (a random one is drawn and kept in
             the config when omitted, as Keras does).
         data_format: ``"channels_last"`` or ``"channels_first"``.
-        bounding_box_format: the format of the boxes of a data dict.
+        name: the layer's name.
+        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
+            ``"xyxy"``) and the base layer's keyword arguments (``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)`` (``channels_first``:
+            ``(batch, channels, height, width)``), one image, or a dict with
+            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
+            ``"segmentation_masks"``.
+        training: True crops a random window, False the centered one.
+
+    Returns:
+        The same structure, the images ``(batch, height, width, channels)``.
+
+    Example:
+        >>> import numpy as np
+        >>> np.asarray(RandomCrop(2, 3, seed=1)(np.zeros((2, 4, 5, 3)))).shape
+        (2, 2, 3, 3)
+        >>> image = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> window = np.asarray(RandomCrop(2, 2, seed=1)(image))[0, :, :, 0]
+        >>> float(window[1, 1] - window[0, 0])  # a contiguous 2x2 block of the 4x4 image
+        5.0
     """
 
     _GEOMETRIC = True
@@ -155,13 +177,35 @@ class RandomErasing(TransformationOptional, RandomImageLayer):
 
     Args:
         factor: the probability to erase an image: ``f`` in [0, 1] draws it from
-            ``[0, f]``, a pair from the pair's range.
+            ``[0, f]``, a pair ``(low, high)`` from ``[low, high]``.
         scale: the range of the erased area's side as a fraction of the image's
             side (squared in area): a pair in [0, 1].
         fill_value: None (Gaussian noise scaled by ``value_range[1]``), a number,
             or one number per channel.
-        value_range: the range of pixel values; fills are clipped to it.
-        seed, data_format: as the other augmentations.
+        value_range: the ``(low, high)`` range of pixel values; fills are
+            clipped to it.
+        seed: an int for reproducible draws.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        **kwargs: ``bounding_box_format`` and the base layer's keyword
+            arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)``, one image, or a
+            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
+            ``"segmentation_masks"``, which pass through).
+        training: False returns the images unchanged (in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.ones((1, 4, 4, 1), "float32")
+        >>> erase_all = RandomErasing(factor=(1.0, 1.0), scale=(1.0, 1.0), fill_value=0.0)
+        >>> float(np.asarray(erase_all(images)).sum())
+        0.0
+        >>> float(np.asarray(erase_all(images, training=False)).sum())
+        16.0
     """
 
     def __init__(

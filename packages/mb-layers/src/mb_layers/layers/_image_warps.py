@@ -18,14 +18,38 @@ class RandomPerspective(RandomImageLayer):
     """Applies a random perspective warp to a random fraction of the images in training.
 
     Each corner of the image moves by up to ``scale / 2`` of its own coordinates
-    (the top-left corner stays), and the image is warped to match.
+    (the top-left corner stays), and the image is warped to match. Bounding
+    boxes and segmentation masks of a data dict follow the images.
 
     Args:
-        factor: the probability to warp an image: ``f`` in [0, 1] draws it from ``[0, f]``.
+        factor: the probability to warp an image: ``f`` in [0, 1] draws it
+            from ``[0, f]``; a pair ``(low, high)`` from ``[low, high]``.
         scale: the strength of the warp, in [0, 1].
         interpolation: ``"bilinear"`` or ``"nearest"``.
         fill_value: the value outside the warped image.
-        seed, data_format: as the other augmentations.
+        seed: an int for reproducible draws.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
+            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)`` (``channels_first``:
+            ``(batch, channels, height, width)``), one image, or a dict with
+            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
+            ``"segmentation_masks"``.
+        training: False returns the data unchanged (images in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.random.default_rng(0).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
+        >>> layer = RandomPerspective(factor=1.0, scale=0.5, seed=1)
+        >>> np.asarray(layer(images)).shape
+        (2, 4, 4, 3)
+        >>> np.array_equal(np.asarray(layer(images, training=False)), images)
+        True
     """
 
     _GEOMETRIC = True
@@ -107,15 +131,40 @@ class RandomElasticTransform(RandomImageLayer):
     A draw ``d`` of `scale` sets the displacement strength
     ``alpha = 0.1 * d * max(height, width)`` and smoothness
     ``sigma = 0.05 * d * min(height, width)`` of ``ops.image.elastic_transform``.
+    Segmentation masks follow the images; bounding boxes are not supported
+    (as in Keras).
 
     Args:
-        factor: the probability to deform an image: ``f`` in [0, 1] draws it from ``[0, f]``.
+        factor: the probability to deform an image: ``f`` in [0, 1] draws it
+            from ``[0, f]``; a pair ``(low, high)`` from ``[low, high]``.
         scale: ``s`` in [0, 1] draws ``d`` from ``[0, s]``; a pair gives the range.
         interpolation: ``"bilinear"`` or ``"nearest"``.
         fill_mode: ``"reflect"``, ``"wrap"``, ``"constant"``, ``"nearest"`` or ``"mirror"``.
         fill_value: the value outside the image with ``fill_mode="constant"``.
-        value_range: the range of pixel values (outputs are clipped to it).
-        seed, data_format: as the other augmentations.
+        value_range: the ``(low, high)`` range of pixel values (outputs are
+            clipped to it).
+        seed: an int for reproducible draws.
+        data_format: ``"channels_last"`` or ``"channels_first"``.
+        **kwargs: the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        data: images ``(batch, height, width, channels)`` (``channels_first``:
+            ``(batch, channels, height, width)``), one image, or a dict with
+            ``"images"`` and any of ``"labels"`` and ``"segmentation_masks"``.
+        training: False returns the data unchanged (images in the compute dtype).
+
+    Returns:
+        The same structure, the images of the same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> images = np.random.default_rng(0).uniform(0, 255, (2, 8, 8, 3)).astype("float32")
+        >>> layer = RandomElasticTransform(factor=1.0, scale=1.0, seed=1)
+        >>> out = np.asarray(layer(images))
+        >>> out.shape, bool(out.min() >= 0 and out.max() <= 255)
+        ((2, 8, 8, 3), True)
+        >>> np.array_equal(np.asarray(layer(images, training=False)), images)
+        True
     """
 
     _GEOMETRIC = True

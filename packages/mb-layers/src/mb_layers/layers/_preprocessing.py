@@ -47,7 +47,33 @@ class _Preprocessing(Layer):
 
 
 class Rescaling(_Preprocessing):
-    """``inputs * scale + offset`` (e.g. ``Rescaling(1 / 255)`` for pixels)."""
+    """Multiplies inputs by `scale` and adds `offset`: ``inputs * scale + offset``.
+
+    For example ``Rescaling(1 / 255)`` maps pixels in [0, 255] to [0, 1], and
+    ``Rescaling(1 / 127.5, offset=-1)`` maps them to [-1, 1]. The layer has no
+    weights and works the same in training and inference.
+
+    Args:
+        scale: a number, or an array broadcastable to the inputs (e.g. one
+            value per channel).
+        offset: a number or array added after scaling.
+        **kwargs: the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        inputs: an array of any shape.
+
+    Returns:
+        The rescaled inputs, same shape, in the layer's compute dtype.
+
+    Example:
+        >>> import numpy as np
+        >>> pixels = np.array([[0.0, 51.0, 255.0]])
+        >>> print(np.round(np.asarray(Rescaling(1 / 255)(pixels)), 3))
+        [[0.  0.2 1. ]]
+        >>> centered = Rescaling(1 / 127.5, offset=-1.0)
+        >>> np.asarray(centered(np.array([[0.0, 127.5, 255.0]]))).tolist()
+        [[-1.0, 0.0, 1.0]]
+    """
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -76,12 +102,36 @@ def _plain(value):
 
 
 class Normalization(_Preprocessing):
-    """``(x - mean) / sqrt(variance)`` per feature; statistics given or learned by `adapt`.
+    """Normalizes each feature to ``(x - mean) / sqrt(variance)``.
+
+    The statistics are given (`mean`, `variance`) or learned from data with
+    `adapt`; they are kept per entry of the feature `axis` and broadcast over
+    the other axes. The deviation is floored at ``epsilon()``, as in Keras.
 
     Args:
-        axis: the feature axis (or axes) that keep their own statistics.
-        mean, variance: fixed statistics (else call `adapt(data)`).
-        invert: apply the inverse transformation.
+        axis: the feature axis, or a tuple of axes, that keep their own
+            statistics (None: one mean and variance over everything).
+        mean: the mean, a number or one value per kept entry (give it with
+            `variance`, or neither and call `adapt`).
+        variance: the variance, laid out as `mean`.
+        invert: if True, apply the inverse, ``mean + x * sqrt(variance)``.
+        **kwargs: the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        inputs: a float array (ints are cast to the compute dtype).
+
+    Returns:
+        The normalized (or, with `invert`, denormalized) inputs, same shape.
+
+    Example:
+        >>> import numpy as np
+        >>> layer = Normalization(mean=2.0, variance=4.0)
+        >>> np.asarray(layer(np.array([[0.0], [2.0], [6.0]]))).tolist()
+        [[-1.0], [0.0], [2.0]]
+        >>> adapted = Normalization()
+        >>> adapted.adapt(np.array([[1.0, 10.0], [3.0, 30.0]]))
+        >>> np.asarray(adapted(np.array([[1.0, 10.0], [2.0, 40.0]]))).tolist()
+        [[-1.0, -1.0], [0.0, 2.0]]
     """
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
@@ -192,7 +242,41 @@ _MODES = ("one_hot", "multi_hot", "count")
 
 
 class CategoryEncoding(_Preprocessing):
-    """Encodes integer categories as one-hot, multi-hot or count vectors."""
+    """Encodes integer categories as one-hot, multi-hot or count vectors.
+
+    Args:
+        num_tokens: the number of categories; inputs are ints in
+            ``[0, num_tokens)``.
+        output_mode: ``"one_hot"`` (each input becomes a vector of length
+            `num_tokens`; a last axis of size 1 is replaced),
+            ``"multi_hot"`` (one vector per row marking every category seen)
+            or ``"count"`` (one vector per row counting each category).
+        sparse: sparse outputs; not supported yet (True raises
+            NotImplementedError).
+        **kwargs: the base layer's keyword arguments (``name``, ``dtype``).
+
+    Call arguments:
+        inputs: an int array of category ids, ``(batch,)`` or
+            ``(batch, ids)``.
+        count_weights: with ``output_mode="count"``, a weight per input id
+            (same shape as `inputs`) to sum instead of 1.
+
+    Returns:
+        Float vectors of length `num_tokens` (compute dtype): ``(batch,
+        num_tokens)`` for multi-hot and count, one vector per id for one-hot.
+
+    Example:
+        >>> import numpy as np
+        >>> one_hot = CategoryEncoding(num_tokens=4, output_mode="one_hot")
+        >>> np.asarray(one_hot(np.array([3, 2, 0, 1]))).tolist()
+        [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
+        >>> multi_hot = CategoryEncoding(num_tokens=4, output_mode="multi_hot")
+        >>> np.asarray(multi_hot(np.array([[0, 1], [0, 0], [1, 2], [3, 1]]))).tolist()
+        [[1.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 1.0, 0.0], [0.0, 1.0, 0.0, 1.0]]
+        >>> count = CategoryEncoding(num_tokens=4, output_mode="count")
+        >>> np.asarray(count(np.array([[0, 0], [3, 1]]))).tolist()
+        [[2.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 1.0]]
+    """
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         super().__init__(**kwargs)
@@ -248,7 +332,41 @@ class CategoryEncoding(_Preprocessing):
 
 
 class Discretization(_Preprocessing):
-    """Buckets numbers by `bin_boundaries` (or quantile bins learned by `adapt`)."""
+    """Buckets numbers into bins given by `bin_boundaries` (or learned by `adapt`).
+
+    A value ``x`` falls in bin ``i`` when ``bin_boundaries[i - 1] <= x <
+    bin_boundaries[i]``: ``n`` boundaries make ``n + 1`` bins, the first and
+    last open-ended.
+
+    Args:
+        bin_boundaries: the sorted boundaries, or None to learn `num_bins`
+            bins with `adapt`.
+        num_bins: the number of bins `adapt` learns (of about equal counts);
+            give this or `bin_boundaries`, not both.
+        epsilon: the error tolerance of the quantiles `adapt` computes.
+        output_mode: ``"int"`` (the bin index, int32) or ``"one_hot"``,
+            ``"multi_hot"``, ``"count"`` (encoded as `CategoryEncoding` does).
+        sparse: sparse outputs (kept in the config; outputs are dense).
+        dtype: the layer's dtype (the float dtype of encoded outputs).
+        name: the layer's name.
+
+    Call arguments:
+        inputs: a numeric array.
+
+    Returns:
+        ``"int"``: the bin indices, same shape, int32; otherwise the encoded
+        bins, whose last axis has one entry per bin.
+
+    Example:
+        >>> import numpy as np
+        >>> layer = Discretization(bin_boundaries=[0.0, 1.0, 2.0])
+        >>> np.asarray(layer(np.array([[-1.5, 1.0, 3.4, 0.5], [0.0, 3.0, 1.3, 0.0]]))).tolist()
+        [[0, 2, 3, 1], [1, 3, 2, 1]]
+        >>> learned = Discretization(num_bins=4)
+        >>> learned.adapt(np.arange(8.0))
+        >>> learned.bin_boundaries
+        [1.0, 3.0, 5.0]
+    """
 
     def __init__(
         self,
