@@ -225,3 +225,17 @@ def test_bad_arguments_say_what_is_expected(make, error, message):
 def test_images_of_the_wrong_rank_are_refused():
     with pytest.raises(ValueError, match="rank 3"):
         layers.RandomRotation(0.1)(IMAGES[None])
+
+
+@pytest.mark.parametrize(
+    ("cls", "factor", "allowed"),
+    [
+        (layers.RandomContrast, 2.0, r"\[0, 1\]"),
+        (layers.RandomContrast, -0.5, r"\[0, 1\]"),
+        (layers.RandomBrightness, 2.0, r"\[-1, 1\]"),
+    ],
+)
+def test_a_single_factor_out_of_range_is_refused_as_keras_does(cls, factor, allowed):
+    with pytest.raises(ValueError, match=rf"{cls.__name__}.*range {allowed}.*factor={factor}"):
+        cls(factor)
+    cls((0.1, 0.5))  # a pair is checked when drawn, as before

@@ -32,9 +32,18 @@ def _plain(value):
 
 
 class _ValueLayer(RandomImageLayer):
+    _FACTOR_RANGE = (-1.0, 1.0)  # what a single-number `factor` may be (Keras's check)
+
     # Keras 3's signature: `data_format` is taken as a keyword (by its base layer).
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
         data_format = kwargs.pop("data_format", None)
+        low, high = self._FACTOR_RANGE
+        if isinstance(factor, (int, float)) and not low <= factor <= high:
+            raise ValueError(
+                f"{type(self).__name__}: the `factor` argument should be a number (or a "
+                f"list of two numbers) in the range [{low:g}, {high:g}]. Received: "
+                f"factor={factor!r}."
+            )
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.factor = factor
         self.value_range = tuple(value_range)
@@ -129,6 +138,8 @@ class RandomContrast(_ValueLayer):
         >>> np.array_equal(np.asarray(RandomContrast(0.5)(images, training=False)), images)
         True
     """
+
+    _FACTOR_RANGE = (0.0, 1.0)
 
     def draw(self, images):
         low, high = _factor_pair(self.factor, "RandomContrast")
