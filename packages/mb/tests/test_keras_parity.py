@@ -109,6 +109,13 @@ DELIBERATE: dict[str, str] = {
     # have the attribute (checked on instances), so only the instance-less Distiller
     # reports it.
     "Model.loss": "Keras's tf-only loss() method is hidden by the loss attribute",
+    # Keras's OpenVINO trainer keeps its compiled predict graph on the model under public
+    # names (its cache, not an API); mb's one training loop keeps its compiled steps to
+    # itself on every backend.
+    "Model.ov_compiled_model": "the OpenVINO trainer's cache, not an API",
+    "Model.ov_device": "the OpenVINO trainer's cache, not an API",
+    "Model.struct_outputs": "the OpenVINO trainer's cache, not an API",
+    "Model.struct_params": "the OpenVINO trainer's cache, not an API",
 }
 
 # The entries of DELIBERATE that hold on some backends only, because Keras's own surface
@@ -126,6 +133,10 @@ DELIBERATE_ON: dict[str, tuple[str, ...]] = {
     "Model.distribute_reduction_method": ("tensorflow",),
     "Model.unrolled_steps_per_execution": ("tensorflow",),
     "Model.loss": ("tensorflow",),
+    "Model.ov_compiled_model": ("openvino",),
+    "Model.ov_device": ("openvino",),
+    "Model.struct_outputs": ("openvino",),
+    "Model.struct_params": ("openvino",),
 }
 
 
