@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import mb_layers
-from mb_export import FORMATS, _command, _convert, _routes, _runtimes
+from mb_export import FORMATS, ExportArchive, _command, _convert, _routes, _runtimes
 from mb_layers import layers
 from mb_ops import backends, config
 from mb_train.models import Model
@@ -143,3 +143,17 @@ def test_the_converting_subprocess_imports_the_models_own_layers(tmp_path, monke
     (got,) = _runtimes.RUNNERS[format](path, arguments)
     expected = np.asarray(model.predict(arguments[0], verbose=0))
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+
+
+def test_an_archive_builds_everywhere_and_refuses_use_where_it_cannot_trace():
+    pytest.importorskip("tensorflow")
+    archive = ExportArchive()  # Keras's builds on every backend too
+    if _routes.native_step(backends.backend_module("export"), "tf_saved_model") is not None:
+        return
+    model = _model()
+    with pytest.raises(NotImplementedError, match="Build the archive on the jax or tensorflow"):
+        archive.track(model)
+    with pytest.raises(NotImplementedError, match="cannot trace"):
+        archive.add_endpoint("serve", model, [mb_layers.InputSpec(shape=(None, 3))])
+    with pytest.raises(NotImplementedError, match="cannot trace"):
+        archive.write_out("unused")

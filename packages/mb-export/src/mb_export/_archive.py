@@ -41,7 +41,8 @@ class ExportArchive:
 
     Works on the jax backend (through ``jax2tf``) and the tensorflow backend
     (``tf.function``); the artifact runs with TensorFlow alone (``tf.saved_model.load``),
-    without mb or the model's code.
+    without mb or the model's code. On the other backends it builds, as Keras's does,
+    but tracking, adding an endpoint or writing raises ``NotImplementedError``.
 
     Example:
 
@@ -65,11 +66,9 @@ class ExportArchive:
         if kwargs:
             raise TypeError(f"ExportArchive() got unexpected arguments: {sorted(kwargs)}.")
         self._module = backend_export_module()
-        reason = getattr(self._module, "UNSUPPORTED", {}).get("to_tf_function")
-        if reason is not None:
-            raise NotImplementedError(
-                _NO_TF_BACKEND.format(backend=config.backend(), reason=reason)
-            )
+        # As Keras's, the archive builds on every backend; one that cannot trace to a
+        # TensorFlow graph (torch, numpy, openvino) refuses at the first use instead.
+        self._unsupported = getattr(self._module, "UNSUPPORTED", {}).get("to_tf_function")
         tf = _tf()
         self.tensorflow_version = tf.__version__
         self._root = _compat.auto_trackable(tf)
@@ -80,6 +79,12 @@ class ExportArchive:
         self._endpoint_specs = {}
         self._collections = {}
         self._trace_label = None  # model.export names itself in tracing errors
+
+    def _check_backend(self):
+        if self._unsupported is not None:
+            raise NotImplementedError(
+                _NO_TF_BACKEND.format(backend=config.backend(), reason=self._unsupported)
+            )
 
     # ----- what the archive holds ------------------------------------------------------
 
@@ -102,6 +107,7 @@ class ExportArchive:
             resource: a built mb `Layer`/`Model`, or a ``tf.Module``/trackable (lookup
                 tables and other assets) to store with the archive.
         """
+        self._check_backend()
         if isinstance(resource, Layer):
             if not resource.built:
                 raise ValueError(
@@ -144,6 +150,7 @@ class ExportArchive:
         Returns:
             The ``tf.function`` of the endpoint.
         """
+        self._check_backend()
         if name in self._endpoints:
             raise ValueError(f"Endpoint name '{name}' is already taken.")
         tf = _tf()
@@ -192,6 +199,7 @@ class ExportArchive:
                 the archive's own copy, shared with the endpoints; an untracked one as a
                 new ``tf.Variable`` holding its value) or ``tf.Variable``s.
         """
+        self._check_backend()
         if not isinstance(variables, (list, tuple, set)):
             raise ValueError(
                 "`variables` must be a list, tuple or set of variables. "
@@ -234,6 +242,7 @@ class ExportArchive:
             options: a ``tf.saved_model.SaveOptions``.
             verbose: print the endpoints and their signatures.
         """
+        self._check_backend()
         if not self._endpoints:
             raise ValueError(
                 "The archive has no endpoint. Add one with add_endpoint() (e.g. 'serve' "
