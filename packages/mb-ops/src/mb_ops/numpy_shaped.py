@@ -81,3 +81,45 @@ def rnn(
     if not time_major and outputs:
         stacked = xp.swapaxes(stacked, 0, 1)
     return last_output, stacked, states
+
+
+RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
+
+
+def check_resize_arguments(
+    size: Any,
+    interpolation: str,
+    fill_mode: str,
+    crop_to_aspect_ratio: bool,
+    pad_to_aspect_ratio: bool,
+) -> None:
+    """The contract's ``image.resize`` argument checks, with the fix in each message.
+
+    >>> check_resize_arguments((2, 2), "area", "constant", False, False)
+    Traceback (most recent call last):
+    ...
+    ValueError: resize interpolation must be one of ('bilinear', 'nearest', 'lanczos3', 'lanczos5', 'bicubic'). Received: interpolation='area'.
+    """  # noqa: E501
+    if interpolation not in RESIZE_INTERPOLATIONS:
+        raise ValueError(
+            f"resize interpolation must be one of {RESIZE_INTERPOLATIONS}. "
+            f"Received: interpolation={interpolation!r}."
+        )
+    if fill_mode != "constant":
+        raise ValueError(f"resize supports only fill_mode='constant'. Received: {fill_mode!r}.")
+    if crop_to_aspect_ratio and pad_to_aspect_ratio:
+        raise ValueError("Only one of crop_to_aspect_ratio and pad_to_aspect_ratio can be True.")
+    if len(size) != 2:
+        raise ValueError(f"size must be (height, width). Received: size={size!r}.")
+
+
+def resized_shape(shape: Any, size: Any, channels_last: bool) -> list[int]:
+    """`shape` (rank 3 or 4) with its height and width replaced by `size`.
+
+    >>> resized_shape((2, 8, 6, 3), (4, 3), channels_last=True)
+    [2, 4, 3, 3]
+    """
+    out = list(shape)
+    h_axis = len(out) - 3 if channels_last else len(out) - 2
+    out[h_axis], out[h_axis + 1] = int(size[0]), int(size[1])
+    return out

@@ -6,8 +6,9 @@ from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy._dtypes import result_type
 from mb_backend_numpy.image._common import check_rank
 from mb_backend_numpy.nn._common import data_format as standardize_data_format
+from mb_ops import numpy_shaped
 
-RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
+RESIZE_INTERPOLATIONS = numpy_shaped.RESIZE_INTERPOLATIONS
 SCALE_AND_TRANSLATE_METHODS = (
     "linear",
     "bilinear",
@@ -132,26 +133,16 @@ def resize(
     data_format=None,
 ):
     fmt = standardize_data_format(data_format)
-    if interpolation not in RESIZE_INTERPOLATIONS:
-        raise ValueError(
-            f"resize interpolation must be one of {RESIZE_INTERPOLATIONS}. "
-            f"Received: interpolation={interpolation!r}."
-        )
-    if fill_mode != "constant":
-        raise ValueError(f"resize supports only fill_mode='constant'. Received: {fill_mode!r}.")
-    if crop_to_aspect_ratio and pad_to_aspect_ratio:
-        raise ValueError("Only one of crop_to_aspect_ratio and pad_to_aspect_ratio can be True.")
-    if len(size) != 2:
-        raise ValueError(f"size must be (height, width). Received: size={size!r}.")
+    numpy_shaped.check_resize_arguments(
+        size, interpolation, fill_mode, crop_to_aspect_ratio, pad_to_aspect_ratio
+    )
     images = to_tensor(images)
     check_rank(images)
     channels_last = fmt == "channels_last"
     images = _crop_or_pad(
         images, tuple(size), crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value, channels_last
     )
-    shape = list(images.shape)
-    h_axis = images.ndim - 3 if channels_last else images.ndim - 2
-    shape[h_axis], shape[h_axis + 1] = int(size[0]), int(size[1])
+    shape = numpy_shaped.resized_shape(images.shape, size, channels_last)
     if interpolation == "nearest":
         return _resize_nearest(images, shape)
     dims = [d for d in range(images.ndim) if images.shape[d] != shape[d]]
