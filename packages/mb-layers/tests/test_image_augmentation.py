@@ -239,3 +239,12 @@ def test_a_single_factor_out_of_range_is_refused_as_keras_does(cls, factor, allo
     with pytest.raises(ValueError, match=rf"{cls.__name__}.*range {allowed}.*factor={factor}"):
         cls(factor)
     cls((0.1, 0.5))  # a pair is checked when drawn, as before
+
+
+def test_auto_contrast_leaves_a_constant_channel_as_it_is_without_dividing_by_zero():
+    # Keras's result (its NaN replaced by the input); pytest turns a RuntimeWarning into
+    # an error, so a division by zero on the way fails this test.
+    images = np.stack([np.full((4, 4), 7.0), np.arange(16.0).reshape(4, 4)], axis=-1)[None]
+    out = np.asarray(layers.AutoContrast()(images.astype("float32")))
+    np.testing.assert_array_equal(out[..., 0], images[..., 0])
+    np.testing.assert_allclose(out[..., 1], images[..., 1] * 17.0, rtol=1e-5)

@@ -38,10 +38,14 @@ class AutoContrast(ImageDataLayer):
         h_axis, w_axis, _ = self._spatial_axes()
         low = ops.min(images, axis=(h_axis, w_axis), keepdims=True)
         high = ops.max(images, axis=(h_axis, w_axis), keepdims=True)
-        scale = ops.divide(255.0, ops.subtract(high, low))
+        span = ops.subtract(high, low)
+        # A constant channel has nothing to stretch: it stays as it is (Keras: its NaN is
+        # replaced by the input), without dividing by zero.
+        flat = ops.less_equal(span, 0.0)
+        scale = ops.divide(255.0, ops.where(flat, ops.ones_like(span), span))
         stretched = ops.add(ops.multiply(images, scale), ops.multiply(ops.negative(low), scale))
         out = rescale(ops.clip(stretched, 0.0, 255.0), (0, 255), self.value_range)
-        return ops.where(ops.isnan(out), original, out)
+        return ops.where(ops.logical_or(flat, ops.isnan(out)), original, out)
 
     def get_config(self):
         return {**super().get_config(), "value_range": self.value_range}
