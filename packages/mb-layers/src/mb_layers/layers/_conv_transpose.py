@@ -1,0 +1,245 @@
+"""Transposed convolutions: `Conv1DTranspose`, `Conv2DTranspose`, `Conv3DTranspose`."""
+
+from mb_layers import constraints, initializers, regularizers
+from mb_layers._ops import ops
+from mb_layers.layers._arguments import weight_arguments
+from mb_layers.layers._convolutional import _2D, _BaseConv, _with_defaults
+from mb_layers.layers._reshaping import _int_tuple
+
+
+class _ConvTranspose(_BaseConv):
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        output_padding=None,
+        data_format=None,
+        dilation_rate=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(
+            kernel_size,
+            strides,
+            padding,
+            data_format,
+            dilation_rate,
+            activation,
+            use_bias,
+            bias_initializer,
+            bias_regularizer,
+            activity_regularizer,
+            bias_constraint,
+            **kwargs,
+        )
+        self.filters = filters
+        self.output_padding = (
+            None
+            if output_padding is None
+            else _int_tuple(output_padding, self._rank, "output_padding")
+        )
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+
+    def build(self, input_shape):
+        channels = self._input_channels(input_shape)
+        self.kernel = self.add_weight(
+            name="kernel",
+            shape=(*self.kernel_size, self.filters, channels),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer,
+            constraint=self.kernel_constraint,
+        )
+        self._add_bias(self.filters)
+
+    def call(self, inputs):
+        outputs = ops.conv_transpose(
+            inputs,
+            self.kernel,
+            strides=self.strides,
+            padding=self.padding,
+            output_padding=self.output_padding,
+            data_format=self.data_format,
+            dilation_rate=self.dilation_rate,
+        )
+        return self._finish(outputs)
+
+    def get_config(self):
+        base = self._base_config()
+        return {
+            **super().get_config(),
+            "filters": self.filters,
+            "kernel_size": base["kernel_size"],
+            "strides": base["strides"],
+            "padding": base["padding"],
+            "output_padding": self.output_padding,
+            "data_format": base["data_format"],
+            "dilation_rate": base["dilation_rate"],
+            **self._tail_config(),
+            **weight_arguments(self, "kernel", "bias", activity_regularizer=True),
+        }
+
+
+class Conv1DTranspose(_ConvTranspose):
+    """Transposed 1D convolution (upsampling; the gradient of ``Conv1D`` for its input).
+
+    The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
+    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int: the size of the window.
+        strides: an int: the step of the window (the upsampling factor).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        output_padding: None or an int: extra size added to one side of the
+            output.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> x = np.array([[[1.0], [2.0]]], "float32")
+    >>> layer = Conv1DTranspose(1, 2, strides=2, kernel_initializer="ones", use_bias=False)
+    >>> ops.convert_to_numpy(layer(x))[0, :, 0].tolist()
+    [1.0, 1.0, 2.0, 2.0]
+    """
+
+    _rank = 1
+
+
+class Conv2DTranspose(_ConvTranspose):
+    """Transposed 2D convolution (upsampling; the gradient of ``Conv2D`` for its input).
+
+    The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
+    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or 2 ints: the size of the window.
+        strides: an int or 2 ints: the step of the window (the upsampling factor).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        output_padding: None or an int or 2 ints: extra size added to one side of the
+            output.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int or 2 ints: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = Conv2DTranspose(8, 3, strides=2, padding="same")
+    >>> y = layer(np.ones((1, 4, 4, 3), "float32"))
+    >>> ops.shape(y), tuple(layer.kernel.shape)
+    ((1, 8, 8, 8), (3, 3, 8, 3))
+    """
+
+    _rank = 2
+    __init__ = _with_defaults(_ConvTranspose.__init__, **_2D)
+
+
+class Conv3DTranspose(_ConvTranspose):
+    """Transposed 3D convolution (upsampling; the gradient of ``Conv3D`` for its input).
+
+    The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
+    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or 3 ints: the size of the window.
+        strides: an int or 3 ints: the step of the window (the upsampling factor).
+        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
+            spatial size with strides 1).
+        output_padding: None or an int or 3 ints: extra size added to one side of the
+            output.
+        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
+            ``"channels_first"``; None: the configured ``image_data_format``.
+        dilation_rate: an int or 3 ints: the spacing of the window's elements.
+        activation: applied to the output; None: linear.
+        use_bias: whether to add a learned bias per output channel.
+        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
+        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
+        activity_regularizer: a penalty on the output.
+        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = Conv3DTranspose(2, 2, strides=2)
+    >>> ops.shape(layer(np.ones((1, 2, 3, 4, 3), "float32")))
+    (1, 4, 6, 8, 2)
+    """
+
+    _rank = 3
+
+    def __init__(  # Keras's order: data_format before output_padding here
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1, 1),
+        padding="valid",
+        data_format=None,
+        output_padding=None,
+        dilation_rate=(1, 1, 1),
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
+        super().__init__(
+            filters,
+            kernel_size,
+            strides=strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
