@@ -42,7 +42,7 @@ class STFTSpectrogram(Layer):
     Example:
         >>> import numpy as np
         >>> signal = np.sin(np.arange(64, dtype="float32"))[None, :, None]
-        >>> STFTSpectrogram(mode="magnitude", frame_length=16)(signal).shape
+        >>> tuple(STFTSpectrogram(mode="magnitude", frame_length=16)(signal).shape)
         (1, 7, 9)
     """
 
@@ -248,7 +248,7 @@ class MelSpectrogram(_Preprocessing):
     Example:
         >>> import numpy as np
         >>> audio = np.sin(np.arange(4000, dtype="float32") * 0.3)[None]
-        >>> MelSpectrogram(fft_length=256, sequence_stride=128, num_mel_bins=20)(audio).shape
+        >>> tuple(MelSpectrogram(fft_length=256, sequence_stride=128, num_mel_bins=20)(audio).shape)
         (1, 20, 32)
     """
 
