@@ -121,6 +121,42 @@ def test_multi_step_with_variables_updated_in_place():
     assert float(v.numpy()) == 8.0 and float(logs["total"]) == 8.0
 
 
+def _shift_right(images):
+    # ImageProjectiveTransformV3 (behind RandomRotation/Perspective/Zoom) has no XLA
+    # kernel on the CPU.
+    return tf.raw_ops.ImageProjectiveTransformV3(
+        images=images,
+        transforms=tf.constant([[1.0, 0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0]]),
+        output_shape=tf.shape(images)[1:3],
+        fill_value=tf.constant(0.0),
+        interpolation="NEAREST",
+        fill_mode="CONSTANT",
+    )
+
+
+def test_jit_compile_runs_ops_xla_cannot_compile_as_a_graph_with_a_warning():
+    images = np.arange(2 * 4 * 4 * 1, dtype="float32").reshape(2, 4, 4, 1)
+    expected = np.zeros_like(images)
+    expected[:, :, 1:] = images[:, :, :-1]
+    v = core.Variable(np.zeros((), "float32"))
+
+    def step(x):
+        v.assign_add(1.0)  # runs once per call: the failed XLA compile ran nothing
+        return _shift_right(x)
+
+    compiled = training.jit(step, jit_compile=True)
+    with pytest.warns(UserWarning, match="XLA cannot compile ImageProjectiveTransformV3"):
+        out = compiled(images)
+    np.testing.assert_array_equal(out.numpy(), expected)
+    np.testing.assert_array_equal(compiled(images).numpy(), expected)  # no second warning
+    assert float(v.numpy()) == 2.0
+
+    run = training.multi_step(lambda s, x: (s, _shift_right(x)), 2, jit_compile=True)
+    with pytest.warns(UserWarning, match="XLA cannot compile"):
+        _, out = run((), np.stack([images, images]))
+    np.testing.assert_array_equal(out.numpy(), expected)
+
+
 def test_fused_update_applies_momentum_to_every_tensor():
     def momentum(p, g, m, lr):
         m = 0.9 * m + g

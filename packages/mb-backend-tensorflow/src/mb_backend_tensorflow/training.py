@@ -23,6 +23,8 @@ Example:
 """
 
 import functools
+import re
+import warnings
 
 import tensorflow as tf
 
@@ -38,6 +40,42 @@ ASSIGNS_IN_COMPILED = True
 # treats Python values as static already, so they are accepted and ignored.
 _IGNORED_JIT_OPTIONS = ("donate_argnames", "static_argnums", "static_argnames")
 _TF_FUNCTION_OPTIONS = ("reduce_retracing", "input_signature", "autograph")
+
+
+# What XLA says when an op of the graph has no XLA kernel on this device (e.g.
+# ImageProjectiveTransformV3, behind the RandomRotation/Perspective/Zoom layers, on CPU).
+_XLA_UNSUPPORTED = "Detected unsupported operations when trying to compile graph"
+
+
+def _xla_or_graph(fn, **kwargs):
+    """``fn`` as a ``tf.function`` compiled with XLA, or as a plain graph where XLA can't.
+
+    XLA refuses a graph holding an op it has no kernel for when it compiles it, before
+    anything runs; the function then warns, naming the ops, and runs as a plain graph
+    (Keras turns ``jit_compile=True`` off with a warning for the layers it knows XLA
+    cannot compile; this finds them whatever the layer).
+    """
+    xla = tf.function(fn, jit_compile=True, **kwargs)
+    current = [xla]
+
+    def call(*args, **kw):
+        run = current[0]
+        try:
+            return run(*args, **kw)
+        except tf.errors.InvalidArgumentError as error:
+            if run is not xla or _XLA_UNSUPPORTED not in str(error):
+                raise
+            names = sorted(set(re.findall(r"No registered '(\w+)' OpKernel", str(error))))
+            warnings.warn(
+                f"jit_compile=True: XLA cannot compile {', '.join(names) or 'some ops'} on "
+                "this device; the step runs as a TensorFlow graph without XLA instead. "
+                "Pass jit_compile=False (or 'auto') to compile() to silence this.",
+                stacklevel=2,
+            )
+            current[0] = tf.function(fn, jit_compile=False, **kwargs)
+            return current[0](*args, **kw)
+
+    return call
 
 
 def _as_watchable(x):
@@ -120,7 +158,9 @@ def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
     kwargs = {k: v for k, v in options.items() if k in _TF_FUNCTION_OPTIONS}
     kwargs.setdefault("reduce_retracing", True)
     kwargs.setdefault("autograph", False)
-    return tf.function(fn, jit_compile=bool(jit_compile), **kwargs)
+    if jit_compile:
+        return _xla_or_graph(fn, **kwargs)
+    return tf.function(fn, **kwargs)
 
 
 def _stack(batches, n):
@@ -175,9 +215,8 @@ def multi_step(step_fn, n, unroll=1, jit_compile=None):
         _, state, logs = tf.while_loop(lambda i, *_: i < n, body, (tf.constant(1), state, logs))
         return state, logs
 
-    compiled = tf.function(
-        run, jit_compile=bool(jit_compile), reduce_retracing=True, autograph=False
-    )
+    options = {"reduce_retracing": True, "autograph": False}
+    compiled = _xla_or_graph(run, **options) if jit_compile else tf.function(run, **options)
 
     def call(state, batches):
         stacked = _stack(batches, n)
