@@ -9,6 +9,20 @@ from mb_ops import StatelessScope, SymbolicScope
 _STATIC_TYPES = (type(None), int, float, str, bool, complex, bytes)
 
 
+def refused_symbolic(error):
+    """Whether ``error`` is JAX refusing a KerasTensor handed to a ``jax.numpy`` function.
+
+    JAX raises its own ``ValueError`` about ``__jax_array__`` during abstractification
+    (before asking the KerasTensor, which would raise ``mb_graph.EngineConversionError``),
+    or a ``TypeError`` naming the type. A layer whose ``call`` uses ``jnp.*`` directly is
+    then traced with `compute_output_spec` instead, as Keras does.
+    """
+    message = str(error)
+    if isinstance(error, ValueError):
+        return "__jax_array__" in message
+    return isinstance(error, TypeError) and "KerasTensor" in message
+
+
 def compute_output_spec(fn, *args, **kwargs):
     """Run ``fn`` on abstract values to get its output shapes and dtypes.
 

@@ -31,6 +31,7 @@ from mb_backend_jax._indexing import slice as slice
 from mb_backend_jax._indexing import slice_update as slice_update
 from mb_backend_jax._indexing import unstack as unstack
 from mb_backend_jax._spec import compute_output_spec as compute_output_spec
+from mb_backend_jax._spec import refused_symbolic as refused_symbolic
 from mb_backend_jax._variable import Variable as Variable
 
 UNSUPPORTED = {}

@@ -95,6 +95,14 @@ def _fresh(x):
     return y
 
 
+def _engine_refused(error):
+    """Whether `error` is an engine refusing a KerasTensor (mb's error or the engine's own)."""
+    if isinstance(error, EngineConversionError):
+        return True
+    refused = getattr(_backend.core(), "refused_symbolic", None)
+    return refused is not None and refused(error)
+
+
 def _detached(x):
     """A KerasTensor like `x` whose use records no graph node (throw-away inference)."""
     if not is_keras_tensor(x):
@@ -625,9 +633,11 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
             try:
                 with SymbolicScope():
                     outputs = self.call(*detached_args, **detached_kwargs)
-            except EngineConversionError:
+            except (EngineConversionError, ValueError, TypeError) as error:
                 # `call` hands its inputs to the engine itself (raw `tf.*`, `jnp.*`), as
                 # Keras allows: trace it on the backend's own placeholders instead.
+                if not _engine_refused(error):
+                    raise
                 outputs = _backend.core().compute_output_spec(
                     self.call, *detached_args, **detached_kwargs
                 )

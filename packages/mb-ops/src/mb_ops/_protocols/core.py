@@ -150,3 +150,9 @@ class CoreOptional(Protocol):
     def name_scope(self, name: Any, **kwargs: Any) -> Any:
         """Context manager naming the ops created inside (a no-op where unsupported)."""
         ...
+
+    def refused_symbolic(self, error: BaseException) -> bool:
+        """Whether ``error`` is the engine refusing a KerasTensor handed to it in its own
+        words, before ``KerasTensor`` could raise ``mb_graph.EngineConversionError``
+        (JAX no longer calls ``__jax_array__`` while abstracting its arguments)."""
+        ...
