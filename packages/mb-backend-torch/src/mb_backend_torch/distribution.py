@@ -192,8 +192,8 @@ def to_backend_layout(tensor_layout):
     """The layout's axes where it splits nothing, else a `ShardedLayout` (DTensor).
 
     Raises:
-        ValueError: the layout names a mesh axis twice, or the mesh's devices are
-            not this run's processes (one process per device).
+        ValueError: the mesh's devices are not this run's processes (one process
+            per device).
     """
     mesh = tensor_layout.device_mesh
     axes = tuple(tensor_layout.axes)
@@ -201,15 +201,9 @@ def to_backend_layout(tensor_layout):
     splits = [a for a in axes if a is not None and mesh.shape[names.index(a)] > 1]
     if not splits:
         return axes
-    named = [a for a in axes if a is not None]
-    if len(set(named)) != len(named):
-        raise ValueError(
-            f"The torch backend cannot split two dimensions of a tensor over the same "
-            f"mesh axis: layout {axes}. A DTensor shards each mesh axis over at most one "
-            "dimension; name each mesh axis once."
-        )
+    # (TensorLayout names each mesh axis once, as a DTensor shards it: checked there.)
     world = num_processes()
-    if world != mesh.devices.size or world < 2:
+    if world != mesh.devices.size:
         raise ValueError(
             f"The torch backend splits a tensor over mesh axis {splits[0]!r} (layout "
             f"{axes} on a mesh of shape {mesh.shape}) with one process per device of "
