@@ -410,6 +410,26 @@ def tf_mirrored():
     return out
 
 
+def tf_synchronized_batch_norm():
+    """Two logical CPUs: BatchNormalization(synchronized=True) under DataParallel
+    trains as one device; unsynchronized, each replica normalizes by its own rows."""
+
+    def layers(synchronized):
+        # No bias before the normalization: its gradient is zero up to rounding, which
+        # Adam would turn into steps of any sign.
+        init = mb.initializers.GlorotUniform(1)
+        return [
+            mb.layers.Dense(6, use_bias=False, kernel_initializer=init, name="pre"),
+            mb.layers.BatchNormalization(synchronized=synchronized, name="norm"),
+        ]
+
+    out = {}
+    _, out["reference"] = train(None, layers=layers(True))
+    _, out["synchronized"] = train(distribution.DataParallel(), layers=layers(True))
+    _, out["local"] = train(distribution.DataParallel(), layers=layers(False))
+    return out
+
+
 class _KillAfter(mb.callbacks.Callback):
     def __init__(self, epoch):
         super().__init__()

@@ -149,6 +149,21 @@ def test_tensorflow_mirrored_strategy_on_two_cpus_trains_as_one_device(tmp_path)
     assert "set_logical_device_configuration" in result["bad_devices"]
 
 
+@on_tensorflow
+def test_tensorflow_synchronized_batch_norm_on_two_cpus_trains_as_one_device(tmp_path):
+    (result,) = _run("tf_synchronized_batch_norm", tmp_path)
+    # Each replica normalizes its 4 rows by the moments of the batch's 8 (one
+    # all-reduce): weights, moving statistics, logs and predictions equal one device's
+    # (float32 sums in another order: 1e-5) ...
+    _same_training(result["synchronized"], result["reference"])
+    # ... where moments of each replica's own rows train another model.
+    differences = [
+        np.max(np.abs(np.asarray(a) - np.asarray(b)))
+        for a, b in zip(result["local"]["weights"], result["reference"]["weights"], strict=True)
+    ]
+    assert max(differences) > 1e-3
+
+
 def _check_indices(indices, world, num_samples=28):
     """For every data adapter: no sample read by two processes in an epoch, every
     sample read, every process the same number and sizes of batches (the last partial
