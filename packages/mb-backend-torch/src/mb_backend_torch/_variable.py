@@ -30,6 +30,9 @@ class Variable(_BaseVariable):
             self._value = torch.nn.Parameter(
                 value, requires_grad=self._trainable and value.dtype in INEXACT_TORCH
             )
+            # Its reads and writes go through the shard (other variables' reads keep
+            # their one attribute lookup).
+            self.__class__ = ShardedVariable
             return
         # The converted value may share the caller's buffer (from_numpy, DLPack):
         # a variable owns its memory, on the current device.
@@ -39,17 +42,9 @@ class Variable(_BaseVariable):
             tensor, requires_grad=self._trainable and tensor.dtype in INEXACT_TORCH
         )
 
-    @property
-    def value(self):
-        """The current value; a split variable's whole value, gathered (a collective)."""
-        return _sharded.whole(_BaseVariable.value.fget(self))
-
     def _direct_assign(self, value):
         current = self._value
         if value is current:
-            return
-        if _sharded.is_sharded(current):
-            _sharded.assign_shard(current, value)
             return
         if (
             isinstance(value, torch.Tensor)
@@ -88,3 +83,18 @@ class Variable(_BaseVariable):
             k: (v.value if isinstance(v, _BaseVariable) else v) for k, v in (kwargs or {}).items()
         }
         return func(*args, **kwargs)
+
+
+class ShardedVariable(Variable):
+    """A `Variable` that a layout splits over processes: it holds this process's shard
+    (a DTensor parameter); reads gather the whole value (a collective), assignments
+    keep this process's shard of the whole value they are given."""
+
+    @property
+    def value(self):
+        """The whole value, gathered from every process's shard."""
+        return _sharded.whole(_BaseVariable.value.fget(self))
+
+    def _direct_assign(self, value):
+        if value is not self._value:
+            _sharded.assign_shard(self._value, value)
