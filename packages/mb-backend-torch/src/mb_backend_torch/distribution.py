@@ -21,7 +21,6 @@ storage cannot hold are refused with a ValueError that says why.
 import atexit
 import datetime
 import os
-
 from typing import NamedTuple
 
 import numpy as np

@@ -96,9 +96,7 @@ def moments(x, axes, keepdims=False, synchronized=False):
         mean, variance = _synchronized_moments(x, axes)
     else:
         mean = tf.reduce_mean(x, axis=axes, keepdims=True)
-        variance = tf.reduce_mean(
-            tf.square(x - tf.stop_gradient(mean)), axis=axes, keepdims=True
-        )
+        variance = tf.reduce_mean(tf.square(x - tf.stop_gradient(mean)), axis=axes, keepdims=True)
     if not keepdims:
         mean, variance = tf.squeeze(mean, axes), tf.squeeze(variance, axes)
     if low_precision:
