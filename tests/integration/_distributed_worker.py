@@ -240,7 +240,8 @@ def torch_model_parallel():
     layout_map[".*head/kernel"] = ("batch", None)
     checkpoint = mb.callbacks.ModelCheckpoint(os.path.join(OUT, "sharded.keras"))
     fsdp = distribution.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
-    model, out["fsdp"] = train(fsdp, callbacks=[checkpoint])
+    backup = mb.callbacks.BackupAndRestore(os.path.join(OUT, "backup"), delete_checkpoint=False)
+    model, out["fsdp"] = train(fsdp, callbacks=[checkpoint, backup])
     out["shards"] = {v.path: _shard_of(v) for v in model.variables + model.optimizer.variables}
     out["written"] = sorted(set(written))
     # Tensor-parallel layouts: the variables split over "model", the data whole on both.
