@@ -227,6 +227,53 @@ def jax_mesh():
     return out
 
 
+def torch_model_parallel():
+    """ModelParallel on torch: variables stored as DTensor shards, trained as one process."""
+    written = _audit_writes()
+    out = {}
+    _, out["reference"] = train(None)
+    # FSDP-style: the data and the variables split over the same axis of 2 processes.
+    mesh = distribution.DeviceMesh((WORLD,), ["batch"])
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map[".*hidden/kernel"] = (None, "batch")
+    layout_map[".*hidden/bias"] = ("batch",)
+    layout_map[".*head/kernel"] = ("batch", None)
+    checkpoint = mb.callbacks.ModelCheckpoint(os.path.join(OUT, "sharded.keras"))
+    fsdp = distribution.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
+    backup = mb.callbacks.BackupAndRestore(os.path.join(OUT, "backup"), delete_checkpoint=False)
+    model, out["fsdp"] = train(fsdp, callbacks=[checkpoint, backup])
+    out["shards"] = {v.path: _shard_of(v) for v in model.variables + model.optimizer.variables}
+    out["written"] = sorted(set(written))
+    # Tensor-parallel layouts: the variables split over "model", the data whole on both.
+    mesh = distribution.DeviceMesh((1, WORLD), ["batch", "model"])
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map[".*hidden/kernel"] = (None, "model")
+    layout_map[".*head/kernel"] = ("model", None)
+    model, out["model"] = train(distribution.ModelParallel(layout_map=layout_map))
+    out["model_shards"] = {v.path: _shard_of(v) for v in model.variables}
+    return out
+
+
+def _shard_of(variable):
+    """A torch variable's storage: its DTensor placements and this process's shard's
+    shape, or None when it holds the whole value."""
+    from torch.distributed.tensor import DTensor
+
+    value = variable._value
+    if not isinstance(value, DTensor):
+        return None
+    return [[str(p) for p in value.placements], list(value.to_local().shape)]
+
+
+def torch_load_sharded():
+    """The .keras file process 0 of `torch_model_parallel` wrote, loaded in one process."""
+    loaded = mb.saving.load_model(os.path.join(OUT, "sharded.keras"))
+    return {
+        "weights": weights(loaded),
+        "predict": np.asarray(loaded.predict(data()[0], verbose=0)).tolist(),
+    }
+
+
 def _layout_of(variable):
     """The axes a variable's layout asks for, whether its value is laid out so, and
     over how many devices."""
@@ -279,8 +326,9 @@ def _count_all_reduces(counter=None):
     return calls
 
 
-def writes():
-    """Only process 0 writes checkpoints and logs; ModelParallel is refused clearly."""
+def _audit_writes():
+    """The files under OUT this process opens for writing or renames into place, as
+    a list that grows while the process runs."""
     written = []
 
     def audit(event, args):
@@ -294,6 +342,13 @@ def writes():
             written.append(os.path.relpath(str(args[1]), OUT))
 
     sys.addaudithook(audit)
+    return written
+
+
+def writes():
+    """Only process 0 writes checkpoints and logs; layouts the torch backend cannot
+    store are refused clearly."""
+    written = _audit_writes()
     callbacks = [
         mb.callbacks.ModelCheckpoint(os.path.join(OUT, "model.keras")),
         mb.callbacks.CSVLogger(os.path.join(OUT, "log.csv")),
@@ -353,6 +408,26 @@ def tf_mirrored():
         out["bad_devices"] = "accepted"
     except ValueError as error:
         out["bad_devices"] = str(error)
+    return out
+
+
+def tf_synchronized_batch_norm():
+    """Two logical CPUs: BatchNormalization(synchronized=True) under DataParallel
+    trains as one device; unsynchronized, each replica normalizes by its own rows."""
+
+    def layers(synchronized):
+        # No bias before the normalization: its gradient is zero up to rounding, which
+        # Adam would turn into steps of any sign.
+        init = mb.initializers.GlorotUniform(1)
+        return [
+            mb.layers.Dense(6, use_bias=False, kernel_initializer=init, name="pre"),
+            mb.layers.BatchNormalization(synchronized=synchronized, name="norm"),
+        ]
+
+    out = {}
+    _, out["reference"] = train(None, layers=layers(True))
+    _, out["synchronized"] = train(distribution.DataParallel(), layers=layers(True))
+    _, out["local"] = train(distribution.DataParallel(), layers=layers(False))
     return out
 
 

@@ -149,6 +149,21 @@ def test_tensorflow_mirrored_strategy_on_two_cpus_trains_as_one_device(tmp_path)
     assert "set_logical_device_configuration" in result["bad_devices"]
 
 
+@on_tensorflow
+def test_tensorflow_synchronized_batch_norm_on_two_cpus_trains_as_one_device(tmp_path):
+    (result,) = _run("tf_synchronized_batch_norm", tmp_path)
+    # Each replica normalizes its 4 rows by the moments of the batch's 8 (one
+    # all-reduce): weights, moving statistics, logs and predictions equal one device's
+    # (float32 sums in another order: 1e-5) ...
+    _same_training(result["synchronized"], result["reference"])
+    # ... where moments of each replica's own rows train another model.
+    differences = [
+        np.max(np.abs(np.asarray(a) - np.asarray(b)))
+        for a, b in zip(result["local"]["weights"], result["reference"]["weights"], strict=True)
+    ]
+    assert max(differences) > 1e-3
+
+
 def _check_indices(indices, world, num_samples=28):
     """For every data adapter: no sample read by two processes in an epoch, every
     sample read, every process the same number and sizes of batches (the last partial
@@ -200,8 +215,59 @@ def test_only_process_zero_writes_checkpoints_and_logs(tmp_path):
     assert "log.csv" in written and "model.keras" in written
     assert any(path.startswith("tb") for path in written)
     assert len((tmp_path / "log.csv").read_text().splitlines()) == 3  # header + 2 epochs
-    # Layouts that split variables are refused with a clear error.
-    assert "cannot split a tensor over mesh axis 'model'" in results[0]["model_parallel"]
+    # Layouts a backend cannot store are refused with a clear error: on torch, the
+    # head's kernel, (8, 1), split on its dimension of size 1 over 2 processes; on
+    # tensorflow, any split (MirroredStrategy replicates every variable).
+    error = results[0]["model_parallel"]
+    if config.backend() == "torch":
+        assert "Cannot split dimension 1 (size 1) of a variable of shape (8, 1)" in error
+        assert "over mesh axis 'model' of 2 devices" in error
+    else:
+        assert "cannot split a tensor over mesh axis 'model'" in error
+
+
+@on_torch
+def test_torch_model_parallel_keeps_dtensor_shards_and_trains_as_one_process(tmp_path):
+    env = {"MB_TEST_JOB_ADDRESSES": f"127.0.0.1:{_free_port()}"}
+    results = _run("torch_model_parallel", tmp_path, world=2, env=env)
+    reference = results[0]["reference"]  # one process, the same global batches
+    for rank, result in enumerate(results):
+        # Weights, logs, evaluation and predictions equal one process's, on both
+        # processes (float32 sums in another order: 1e-5) ...
+        _same_training(result["fsdp"], reference)
+        _same_training(result["model"], reference)
+        # ... and each variable is stored as its layout asked: this process keeps a
+        # DTensor shard (torch's placements), the optimizer's state like its variable.
+        shards = result["shards"]
+
+        def shard(suffix, shards=shards):
+            (found,) = [s for path, s in shards.items() if path.endswith(suffix)]
+            return found
+
+        assert shard("/hidden/kernel") == [["S(1)"], [4, 4]], rank
+        assert shard("/hidden/bias") == [["S(0)"], [4]]
+        assert shard("/head/kernel") == [["S(0)"], [4, 1]]
+        assert shard("/head/bias") is None  # not in the map: the whole value
+        assert shard("_hidden_kernel_momentum") == [["S(1)"], [4, 4]]
+        assert shard("_head_kernel_velocity") == [["S(0)"], [4, 1]]
+        assert shard("/iteration") is None
+        # A 2-D mesh: replicated over its "batch" axis, split over "model".
+        model = result["model_shards"]
+        assert [s for p, s in model.items() if p.endswith("/hidden/kernel")] == [
+            [["R", "S(1)"], [4, 4]]
+        ]
+        assert [s for p, s in model.items() if p.endswith("/head/kernel")] == [
+            [["R", "S(0)"], [4, 1]]
+        ]
+    # Only process 0 wrote the checkpoint and the backup (process 1 joined in
+    # gathering the shards).
+    assert results[1]["written"] == []
+    assert "sharded.keras" in results[0]["written"]
+    assert "backup/training_metadata.json" in results[0]["written"]
+    # The sharded model's .keras loads in one process: the same weights and predictions.
+    (loaded,) = _run("torch_load_sharded", tmp_path)
+    _close(loaded["weights"], results[0]["fsdp"]["weights"], 0)
+    np.testing.assert_allclose(loaded["predict"], results[0]["fsdp"]["predict"], atol=1e-6)
 
 
 @on_torch

@@ -69,3 +69,12 @@ def test_collectives_in_one_process_return_their_inputs():
     assert distribution.num_processes() == 1 and distribution.process_id() == 0
     with pytest.raises(ValueError, match="reduction must be 'mean' or 'sum'"):
         distribution.all_reduce(values, "max")
+
+
+def test_synchronized_moments_outside_a_strategy_are_the_local_ones():
+    from mb_backend_tensorflow import nn
+
+    x = np.random.default_rng(0).normal(size=(5, 3)).astype("float32")
+    mean, variance = nn.moments(x, axes=[0], synchronized=True)
+    np.testing.assert_allclose(mean.numpy(), x.mean(0), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(variance.numpy(), x.var(0), rtol=1e-5, atol=1e-6)

@@ -175,8 +175,10 @@ def to_backend_layout(tensor_layout):
             raise ValueError(
                 f"The tensorflow backend cannot split a tensor over mesh axis {axis!r} "
                 f"(layout {tensor_layout.axes} on a mesh of shape {mesh.shape}): "
-                "tf.distribute's MirroredStrategy replicates every variable. Use "
-                "DataParallel on tensorflow, or the jax backend for ModelParallel."
+                "tf.distribute's MirroredStrategy replicates every variable (its "
+                "variable partitioning needs a ParameterServerStrategy cluster, which mb "
+                "does not run). Use DataParallel on tensorflow, or the jax or torch "
+                "backend for ModelParallel."
             )
     return tuple(tensor_layout.axes)
 

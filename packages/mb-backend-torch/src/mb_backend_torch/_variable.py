@@ -2,7 +2,7 @@
 
 import torch
 
-from mb_backend_torch import _device
+from mb_backend_torch import _device, _sharded
 from mb_backend_torch._convert import convert_to_numpy, convert_to_tensor
 from mb_backend_torch._dtypes import INEXACT_TORCH
 from mb_ops import Variable as _BaseVariable
@@ -15,11 +15,24 @@ class Variable(_BaseVariable):
     require a gradient), so the parameter works with ``torch.optim`` and
     ``loss.backward()``. Inside a StatelessScope reads return the scope's value
     (the base class handles that). Torch functions accept a Variable directly.
+
+    A variable that a ``ModelParallel`` layout splits over processes holds a
+    parameter of a DTensor (this process's shard, as FSDP2 keeps it); reading it
+    gathers the whole value (a collective) and assigning it keeps this process's
+    shard (`mb_backend_torch._sharded`).
     """
 
     def _initialize(self, value):
         if isinstance(value, torch.nn.Parameter):
             self._value = value
+            return
+        if _sharded.is_sharded(value):
+            self._value = torch.nn.Parameter(
+                value, requires_grad=self._trainable and value.dtype in INEXACT_TORCH
+            )
+            # Its reads and writes go through the shard (other variables' reads keep
+            # their one attribute lookup).
+            self.__class__ = ShardedVariable
             return
         # The converted value may share the caller's buffer (from_numpy, DLPack):
         # a variable owns its memory, on the current device.
@@ -70,3 +83,18 @@ class Variable(_BaseVariable):
             k: (v.value if isinstance(v, _BaseVariable) else v) for k, v in (kwargs or {}).items()
         }
         return func(*args, **kwargs)
+
+
+class ShardedVariable(Variable):
+    """A `Variable` that a layout splits over processes: it holds this process's shard
+    (a DTensor parameter); reads gather the whole value (a collective), assignments
+    keep this process's shard of the whole value they are given."""
+
+    @property
+    def value(self):
+        """The whole value, gathered from every process's shard."""
+        return _sharded.whole(_BaseVariable.value.fget(self))
+
+    def _direct_assign(self, value):
+        if value is not self._value:
+            _sharded.assign_shard(self._value, value)

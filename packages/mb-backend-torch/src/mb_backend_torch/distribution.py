@@ -6,19 +6,31 @@ part of every batch; the gradients are averaged over the processes with one
 bucketed all-reduce per step (gloo on CPUs, NCCL on GPUs), so every replica
 applies the same update. The device of a process is ``"<type>:<rank>"``.
 
-Layouts that split a variable (``ModelParallel`` over a mesh axis of more than one
-device) are refused with a ValueError: the trainer's functional step does not run
-on DTensors yet.
+Model parallelism as FSDP2 does it (``ModelParallel``, one process per device of
+its mesh): a variable whose layout splits it is stored as a DTensor over a torch
+``DeviceMesh`` of the processes (``Shard(dim)`` on the mesh axes its layout
+names, ``Replicate()`` on the others), so each process keeps only its shard, the
+optimizer's state included. A training step gathers the whole values (one
+all-gather per split variable), computes on this process's rows of the batch,
+averages the gradients over the processes, and each process keeps its shard of
+the new values. The memory of the variables and the optimizer's state is split;
+the step's computation is not (no tensor parallelism). Layouts the DTensor
+storage cannot hold are refused with a ValueError that says why.
 """
 
 import atexit
 import datetime
 import os
+from typing import NamedTuple
 
 import numpy as np
 import torch
 import torch.distributed as dist
+from torch.distributed.device_mesh import DeviceMesh as _TorchMesh
+from torch.distributed.tensor import Replicate, Shard
+from torch.distributed.tensor import distribute_tensor as _distribute
 
+from mb_backend_torch import _device, _sharded
 from mb_backend_torch._training_replay import RecordingRefused, _recording
 from mb_backend_torch.core import convert_to_tensor
 
@@ -145,40 +157,122 @@ def broadcast_int(value):
 # ----- layouts -----------------------------------------------------------------------
 
 
+class ShardedLayout(NamedTuple):
+    """A layout that splits a tensor: a torch ``DeviceMesh`` and DTensor placements."""
+
+    mesh: object
+    placements: tuple
+    axes: tuple
+
+
 def to_backend_mesh(device_mesh):
-    """The mesh as torch sees it: the process group's ranks, in the mesh's shape."""
-    return np.arange(device_mesh.devices.size).reshape(device_mesh.devices.shape)
+    """A torch ``DeviceMesh`` of the processes, in the mesh's shape and axis names.
+
+    Device ``"cpu:r"`` (or ``"gpu:r"``) is the process of rank ``r``. Making it is a
+    collective when the mesh has several axes (each axis gets its process group).
+    """
+    ranks = [_rank_of(name) for name in device_mesh.devices.flatten()]
+    grid = torch.tensor(ranks, dtype=torch.int64).reshape(tuple(device_mesh.devices.shape))
+    kind = "cuda" if torch.cuda.is_available() else "cpu"
+    return _TorchMesh(kind, grid, mesh_dim_names=tuple(device_mesh.axis_names))
+
+
+def _rank_of(name):
+    _, _, index = str(name).rpartition(":")
+    if not index.isdigit():
+        raise ValueError(
+            f"The torch backend names a device 'cpu:<rank>' or 'gpu:<rank>'; received "
+            f"{name!r} in a DeviceMesh. Use mb.distribution.list_devices()."
+        )
+    return int(index)
 
 
 def to_backend_layout(tensor_layout):
-    """The layout's axes, checked: the torch trainer runs replicated variables only."""
+    """The layout's axes where it splits nothing, else a `ShardedLayout` (DTensor).
+
+    Raises:
+        ValueError: the mesh's devices are not this run's processes (one process
+            per device).
+    """
     mesh = tensor_layout.device_mesh
-    for axis in tensor_layout.axes:
-        if axis is not None and mesh.shape[mesh.axis_names.index(axis)] > 1:
-            raise ValueError(
-                f"The torch backend cannot split a tensor over mesh axis {axis!r} "
-                f"(layout {tensor_layout.axes} on a mesh of shape {mesh.shape}): its "
-                "trainer replicates every variable (DataParallel, as DDP does). Use "
-                "DataParallel on torch, or the jax backend for ModelParallel."
-            )
-    return tuple(tensor_layout.axes)
+    axes = tuple(tensor_layout.axes)
+    names = list(mesh.axis_names)
+    splits = [a for a in axes if a is not None and mesh.shape[names.index(a)] > 1]
+    if not splits:
+        return axes
+    # (TensorLayout names each mesh axis once, as a DTensor shards it: checked there.)
+    world = num_processes()
+    if world != mesh.devices.size:
+        raise ValueError(
+            f"The torch backend splits a tensor over mesh axis {splits[0]!r} (layout "
+            f"{axes} on a mesh of shape {mesh.shape}) with one process per device of "
+            f"the mesh: it needs {mesh.devices.size} processes, this run has {world}. "
+            f"Launch {mesh.devices.size} processes (torchrun --nproc-per-node "
+            f"{mesh.devices.size}, or mb.distribution.initialize(...) in each), or use "
+            "a mesh of mb.distribution.list_devices()."
+        )
+    placements = [Replicate()] * len(names)
+    for dim, axis in enumerate(axes):
+        if axis is not None:
+            placements[names.index(axis)] = Shard(dim)
+    return ShardedLayout(mesh.backend_mesh, tuple(placements), axes)
 
 
-def _check(layout):
-    if hasattr(layout, "backend_layout"):
-        layout.backend_layout  # noqa: B018  (raises for a layout that splits)
+def _sharded_layout(layout):
+    if not hasattr(layout, "backend_layout"):
+        return None
+    backend = layout.backend_layout
+    return backend if isinstance(backend, ShardedLayout) else None
 
 
 def distribute_tensor(tensor, layout):
-    """``tensor`` as this process's replica holds it (layouts are checked)."""
-    _check(layout)
-    return convert_to_tensor(tensor)
+    """``tensor`` as this process computes on it: whole (layouts are checked).
+
+    A step computes on whole values on every process; only the variables' storage
+    is split (`distribute_variable`).
+    """
+    _sharded_layout(layout)
+    return _sharded.whole(convert_to_tensor(tensor))
 
 
 def distribute_variable(value, layout):
-    """A variable's value, replicated (each process holds the whole variable)."""
-    _check(layout)
-    return value
+    """A new variable's value: a DTensor of this process's shard where `layout`
+    splits it (process 0's value is scattered), else the value (replicated).
+
+    Raises:
+        ValueError: a split dimension is not a multiple of its mesh axis's size.
+    """
+    sharded = _sharded_layout(layout)
+    if sharded is None:
+        return value
+    tensor = convert_to_tensor(value)
+    mesh = layout.device_mesh
+    shape = tuple(tensor.shape)
+    if len(sharded.axes) != len(shape):
+        raise ValueError(
+            f"Layout {sharded.axes} has {len(sharded.axes)} axes but the variable has "
+            f"shape {shape}: give one mesh axis name (or None) per dimension."
+        )
+    for dim, axis in enumerate(sharded.axes):
+        size = mesh.shape[mesh.axis_names.index(axis)] if axis is not None else 1
+        if shape[dim] % size:
+            raise ValueError(
+                f"Cannot split dimension {dim} (size {shape[dim]}) of a variable of shape "
+                f"{shape} over mesh axis {axis!r} of {size} devices: the torch backend "
+                "splits evenly (each process keeps an equal shard). Change the layout "
+                f"of this variable in the LayoutMap (None for dimension {dim}), or its size."
+            )
+    tensor = tensor.detach().to(device=_device.get_device())
+    # Process 0's value, scattered: every process starts from the same variable.
+    return _distribute(tensor, sharded.mesh, sharded.placements, src_data_rank=0)
+
+
+def whole_values(variables):
+    """The variables' whole values on every process (a collective), or None when no
+    variable is split over processes (nothing to gather)."""
+    if not any(_sharded.is_sharded(getattr(v, "_value", None)) for v in variables):
+        return None
+    return [v.value for v in variables]
 
 
 def distribute_data_input(per_process_batch, layout, batch_dim_name):

@@ -62,5 +62,4 @@ from mb_backend_tensorflow.nn._quantization import int8_matmul as int8_matmul
 # Ops (or options) this backend cannot provide, with the reason.
 UNSUPPORTED = {
     "one_hot(sparse=True)": "mb ops return dense tensors",
-    "moments(synchronized=True)": "mb does not run under tf.distribute",
 }

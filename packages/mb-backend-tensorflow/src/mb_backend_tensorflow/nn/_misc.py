@@ -84,25 +84,48 @@ def multi_hot(inputs, num_classes, axis=-1, dtype=None, sparse=False):
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
-    if synchronized:
-        raise NotImplementedError(
-            "moments(synchronized=True) is not supported on the tensorflow backend: mb does "
-            "not run under tf.distribute. Use synchronized=False."
-        )
+    """Mean and variance over `axes`; with `synchronized`, inside a replica of a
+    ``tf.distribute`` strategy (mb's ``DataParallel``), over every replica's rows."""
     x = convert_to_tensor(x)
     dtype = standardize_dtype(x.dtype)
     low_precision = dtype in ("float16", "bfloat16")
     if low_precision or not x.dtype.is_floating:
         x = tf.cast(x, "float32" if low_precision else result_type(dtype, float))
     axes = list(axes) if isinstance(axes, list | tuple) else [axes]
-    mean = tf.reduce_mean(x, axis=axes, keepdims=True)
-    variance = tf.reduce_mean(tf.square(x - tf.stop_gradient(mean)), axis=axes, keepdims=True)
+    if synchronized and _in_replicas():
+        mean, variance = _synchronized_moments(x, axes)
+    else:
+        mean = tf.reduce_mean(x, axis=axes, keepdims=True)
+        variance = tf.reduce_mean(tf.square(x - tf.stop_gradient(mean)), axis=axes, keepdims=True)
     if not keepdims:
         mean, variance = tf.squeeze(mean, axes), tf.squeeze(variance, axes)
     if low_precision:
         limit = tf.float16.max
         mean = tf.cast(tf.clip_by_value(mean, -limit, limit), dtype)
         variance = tf.cast(tf.clip_by_value(variance, -limit, limit), dtype)
+    return mean, variance
+
+
+def _in_replicas():
+    """Whether this code runs in one replica of a strategy of several replicas."""
+    if not tf.distribute.has_strategy() or tf.distribute.in_cross_replica_context():
+        return False
+    return tf.distribute.get_replica_context().num_replicas_in_sync > 1
+
+
+def _synchronized_moments(x, axes):
+    """The moments of every replica's rows together: their sums, sums of squares and
+    counts, summed over the replicas in one all-reduce (a replica with no rows adds
+    zeros), kept dimensions."""
+    context = tf.distribute.get_replica_context()
+    local_sum = tf.reduce_sum(x, axis=axes, keepdims=True)
+    local_squares = tf.reduce_sum(tf.square(x), axis=axes, keepdims=True)
+    local_count = tf.reduce_sum(tf.ones_like(x), axis=axes, keepdims=True)
+    total, squares, count = context.all_reduce(
+        tf.distribute.ReduceOp.SUM, [local_sum, local_squares, local_count]
+    )
+    mean = tf.math.divide_no_nan(total, count)
+    variance = tf.maximum(tf.math.divide_no_nan(squares, count) - tf.square(mean), 0.0)
     return mean, variance
 
 

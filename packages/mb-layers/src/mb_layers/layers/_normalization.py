@@ -99,7 +99,11 @@ class BatchNormalization(_ScaleCenter):
             statistics.
         renorm, renorm_clipping, renorm_momentum: batch renormalization (not supported:
             ``renorm=True`` raises ``NotImplementedError``).
-        synchronized: accepted for compatibility (single-device statistics).
+        synchronized: on tensorflow under a distribution (``DataParallel``'s
+            ``tf.distribute`` replicas), compute the batch's moments over every
+            replica's rows (one all-reduce), as one device would; elsewhere the
+            backend's ``moments(synchronized=True)`` decides (jax, numpy and
+            openvino refuse it, as Keras's jax backend does).
         **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
 
     Example:

@@ -227,6 +227,10 @@ class ModelParallel(Distribution):
 
     Variables whose path matches no key of the map are replicated. The batch is
     split over the mesh axis `batch_dim_name` (default: the mesh's first axis).
+    On JAX XLA splits the variables and the computation; on PyTorch (one process
+    per device of the mesh) each process stores its DTensor shard of a split
+    variable, FSDP2-style, and a step gathers the whole values; TensorFlow refuses
+    layouts that split a variable.
 
     Args:
         layout_map: the `LayoutMap` (its mesh is the distribution's).

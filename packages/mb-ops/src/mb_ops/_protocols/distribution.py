@@ -54,6 +54,11 @@ class DistributionOptional(Protocol):
         """The engine's object for an ``mb_ops.distribution.TensorLayout``."""
         ...
 
+    def whole_values(self, variables: Any) -> Any:
+        """The variables' whole values on every process (a collective), or None when
+        the backend splits none of them over processes."""
+        ...
+
     def broadcast_int(self, value: Any) -> Any:
         """Process 0's ``value`` on every process (a collective)."""
         ...

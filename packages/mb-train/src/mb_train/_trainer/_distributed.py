@@ -11,8 +11,12 @@ part of the batch:
   logs the metrics of the whole batch and epoch;
 - the predictions, gathered into the whole batch on every process.
 
-Only process 0 writes files and prints (`is_chief`).
+Only process 0 writes files and prints (`is_chief`); where a backend splits
+variables over the processes (torch ``ModelParallel``), every process first joins
+in gathering them (`whole_state`).
 """
+
+import contextlib
 
 from mb_ops import StatelessScope
 from mb_ops._distribution import _state
@@ -40,7 +44,38 @@ def _all_reduce():
         return None
     if _state.num_processes() < 2 and distribution.num_model_replicas < 2:
         return None
+    if distribution.num_model_replicas < 2 and distribution.data_shards()[0] < 2:
+        # Every process computes on the whole batch (a mesh whose batch axis has one
+        # device): their gradients and metrics are the same already.
+        return None
     return function
+
+
+@contextlib.contextmanager
+def whole_state(model):
+    """A scope in which reads of the model's and its optimizer's variables give their
+    whole values, for process 0 to write them.
+
+    Where the backend splits variables over processes (``whole_values``), gathering
+    them is a collective: every process enters this scope, then only process 0
+    writes. Elsewhere the scope changes nothing.
+    """
+    gather = _state.optional_function("whole_values")
+    variables = []
+    if gather is not None:
+        seen = set()
+        optimizer = getattr(model, "optimizer", None)
+        extra = list(getattr(optimizer, "variables", None) or ())
+        for variable in list(model.variables) + extra:
+            if id(variable) not in seen:
+                seen.add(id(variable))
+                variables.append(variable)
+    values = gather(variables) if variables else None
+    if values is None:
+        yield
+        return
+    with StatelessScope(list(zip(variables, values, strict=True))):
+        yield
 
 
 def replicated_step(fn, variables, gather_outputs):

@@ -9,7 +9,7 @@ import zipfile
 import numpy as np
 
 from mb_train._atomic_files import atomic_file, remove_stale
-from mb_train._trainer._distributed import is_chief
+from mb_train._trainer._distributed import is_chief, whole_state
 from mb_train.callbacks._callback import Callback
 from mb_train.callbacks._monitors import _get_monitor, _mode_op
 
@@ -217,12 +217,15 @@ class ModelCheckpoint(Callback):
             if self.best is not None and not self.monitor_op(value, self.best):
                 return
             self.best = value
-        if not is_chief():  # in a run of several processes, process 0 writes the files
-            return
-        if self.save_weights_only:
-            self.model.save_weights(path, overwrite=True)
-        else:
-            self.model.save(path, overwrite=True)
+        # In a run of several processes, process 0 writes the files (the others join
+        # in gathering variables split over the processes).
+        with whole_state(self.model):
+            if not is_chief():
+                return
+            if self.save_weights_only:
+                self.model.save_weights(path, overwrite=True)
+            else:
+                self.model.save(path, overwrite=True)
         if self.verbose > 0:
             what = "weights" if self.save_weights_only else "model"
             print(f"Epoch {epoch + 1}: saving {what} to {path}")
@@ -355,8 +358,11 @@ class BackupAndRestore(Callback):
         return False
 
     def _backup(self):
-        if not is_chief():
-            return
+        with whole_state(self.model):  # every process gathers split variables
+            if is_chief():
+                self._write_backup()
+
+    def _write_backup(self):
         os.makedirs(self.backup_dir, exist_ok=True)
         if self.double_checkpoint:
             for latest, previous in (
