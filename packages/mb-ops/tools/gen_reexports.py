@@ -13,6 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "mb_ops"
 LAYOUT = {
     "numpy": [
         "numpy_arithmetic",
+        "numpy_complex",
         "numpy_transcendental",
         "numpy_logic",
         "numpy_reductions",
@@ -27,7 +28,7 @@ LAYOUT = {
     "nn": ["nn_activations", "nn_conv", "nn_losses", "nn_misc"],
     "math": ["math"],
     "linalg": ["linalg"],
-    "image": ["image"],
+    "image": ["image", "image_composed"],
     "core": ["core"],
     "einops": ["einops"],
 }
