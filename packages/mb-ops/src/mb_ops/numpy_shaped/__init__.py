@@ -12,6 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from mb_graph import tree
+from mb_ops.numpy_shaped._control_flow import associative_scan as associative_scan
+from mb_ops.numpy_shaped._control_flow import fori_loop as fori_loop
+from mb_ops.numpy_shaped._control_flow import map as map
+from mb_ops.numpy_shaped._control_flow import scan as scan
+from mb_ops.numpy_shaped._control_flow import vectorized_map as vectorized_map
+from mb_ops.numpy_shaped._control_flow import while_loop as while_loop
 
 
 def rnn(
