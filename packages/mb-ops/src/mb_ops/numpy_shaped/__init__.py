@@ -12,6 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from mb_graph import tree
+from mb_ops.numpy_shaped._arrays import NumpyDtypes as NumpyDtypes
+from mb_ops.numpy_shaped._arrays import check_dense as check_dense
+from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
+from mb_ops.numpy_shaped._arrays import from_python as from_python
 from mb_ops.numpy_shaped._control_flow import associative_scan as associative_scan
 from mb_ops.numpy_shaped._control_flow import fori_loop as fori_loop
 from mb_ops.numpy_shaped._control_flow import map as map
