@@ -35,6 +35,7 @@ from mb_ops.testing._skips import is_declared_unsupported as is_declared_unsuppo
 from mb_ops.testing._suites import ENGINES as ENGINES
 from mb_ops.testing._suites import conformance_tests as conformance_tests
 from mb_ops.testing._suites import engines_loaded_by as engines_loaded_by
+from mb_ops.testing._suites import run_keras as run_keras
 
 
 def cases(modules: Any = None) -> list[OpCase]:
@@ -86,5 +87,6 @@ __all__ = [
     "pytest_random_checks",
     "random_checks",
     "run_case",
+    "run_keras",
     "run_random_check",
 ]

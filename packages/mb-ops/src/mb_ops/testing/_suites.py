@@ -64,3 +64,26 @@ def engines_loaded_by(code: str, backend: str = "numpy", timeout: float = 300) -
     )
     assert result.returncode == 0, result.stderr
     return ast.literal_eval(result.stdout.strip().splitlines()[-1])
+
+
+def run_keras(
+    script: str, *args: str, backend: str = "jax", timeout: float = 600, **env: str
+) -> subprocess.CompletedProcess:
+    """Run ``script`` (Python source, given ``args`` as ``sys.argv[1:]``) in a fresh
+    interpreter with Keras 3 on ``backend`` (``KERAS_BACKEND``; ``MB_BACKEND`` unset,
+    TensorFlow's logs quiet, ``env`` added), as the tests that compare mb with Keras do.
+
+    Returns the finished process (``.stdout`` holds what the script printed); a script
+    that fails fails the caller with the end of its stderr.
+    """
+    environ = {k: v for k, v in os.environ.items() if k != "MB_BACKEND"}
+    environ.update(KERAS_BACKEND=backend, TF_CPP_MIN_LOG_LEVEL="3", **env)
+    result = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert result.returncode == 0, f"the Keras run failed:\n{result.stderr[-4000:]}"
+    return result
