@@ -36,6 +36,12 @@ from mb_ops.numpy_shaped._math import check_stft_arguments as check_stft_argumen
 from mb_ops.numpy_shaped._math import complex_parts as complex_parts
 from mb_ops.numpy_shaped._math import istft_bounds as istft_bounds
 from mb_ops.numpy_shaped._math import stft_window as stft_window
+from mb_ops.numpy_shaped._resize import KERNELS as KERNELS
+from mb_ops.numpy_shaped._resize import SCALE_AND_TRANSLATE_METHODS as SCALE_AND_TRANSLATE_METHODS
+from mb_ops.numpy_shaped._resize import aspect_crop as aspect_crop
+from mb_ops.numpy_shaped._resize import aspect_pad as aspect_pad
+from mb_ops.numpy_shaped._resize import interpolation_weights as interpolation_weights
+from mb_ops.numpy_shaped._resize import nearest_indices as nearest_indices
 
 
 def rnn(
