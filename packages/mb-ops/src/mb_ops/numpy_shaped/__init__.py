@@ -23,6 +23,7 @@ from mb_ops.numpy_shaped._control_flow import scan as scan
 from mb_ops.numpy_shaped._control_flow import vectorized_map as vectorized_map
 from mb_ops.numpy_shaped._control_flow import while_loop as while_loop
 from mb_ops.numpy_shaped._conv import check_adaptive_rank as check_adaptive_rank
+from mb_ops.numpy_shaped._conv import check_attention_arguments as check_attention_arguments
 from mb_ops.numpy_shaped._conv import check_padding as check_padding
 from mb_ops.numpy_shaped._conv import data_format as data_format
 from mb_ops.numpy_shaped._conv import pair as pair

@@ -88,3 +88,21 @@ def check_adaptive_rank(ndim: int) -> int:
             f"Received an input of rank {ndim}."
         )
     return ndim - 2
+
+
+def check_attention_arguments(
+    backend: str, flash_attention: Any, query: Any, key: Any, value: Any
+) -> None:
+    """``dot_product_attention`` on an engine without flash attention: 4D inputs
+    (batch, seq, heads, head_dim) and no ``flash_attention=True``."""
+    if flash_attention:
+        raise ValueError(
+            f"flash_attention=True is not supported on the {backend} backend. "
+            "Pass flash_attention=None or False."
+        )
+    if query.ndim != 4:
+        raise ValueError(
+            "dot_product_attention expects 4D inputs (batch, seq, heads, head_dim). "
+            f"Received: query.shape={query.shape}, key.shape={key.shape}, "
+            f"value.shape={value.shape}."
+        )
