@@ -13,14 +13,12 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb as keras
+from mb_ops import testing
 
 pytestmark = pytest.mark.trains
 
@@ -74,16 +72,7 @@ print(json.dumps(guide_report(keras)))
 def keras_report():
     if importlib.util.find_spec("keras") is None:
         pytest.skip("Keras 3 is a test-only dependency")
-    env = {**os.environ, "KERAS_BACKEND": "torch", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    done = subprocess.run(
-        [sys.executable, "-c", inspect.getsource(guide_report) + _KERAS_MAIN],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
+    done = testing.run_keras(inspect.getsource(guide_report) + _KERAS_MAIN, backend="torch")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import mb as keras
-from mb_ops import backends, config
+from mb_ops import backends, config, testing
 
 # Keras only runs in the subprocess: importing it here would load its engines too.
 pytestmark = pytest.mark.skipif(
@@ -87,16 +87,7 @@ trainable = pytest.mark.skipif(
 
 
 def _keras(mode, path):
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_SIDE, mode, str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    testing.run_keras(_KERAS_SIDE, mode, str(path), backend="jax")
 
 
 def _flat(model):

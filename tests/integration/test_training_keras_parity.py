@@ -14,14 +14,12 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb as keras
+from mb_ops import testing
 
 pytestmark = [
     pytest.mark.skipif(
@@ -115,16 +113,7 @@ _KERAS_SIDE = "\n".join(
 
 @pytest.fixture(scope="module")
 def keras_report():
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_SIDE, json.dumps(CASES)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = testing.run_keras(_KERAS_SIDE, json.dumps(CASES), backend="jax")
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 

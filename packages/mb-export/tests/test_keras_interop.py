@@ -9,9 +9,6 @@ Keras (a test-only dependency) runs once, in a subprocess, on its tensorflow bac
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -19,7 +16,7 @@ import pytest
 import mb_layers
 import mb_saving
 from mb_export import ExportArchive, TFSMLayer, _command, _routes, _runtimes, pick_backend
-from mb_ops import backends, config, ops
+from mb_ops import backends, config, ops, testing
 from mb_train.models import Model
 
 pytestmark = pytest.mark.skipif(
@@ -65,16 +62,7 @@ archive.write_out(f"{out}/archive", verbose=False)
 @pytest.fixture(scope="module")
 def keras_files(tmp_path_factory):
     out = tmp_path_factory.mktemp("keras")
-    env = {k: v for k, v in os.environ.items() if k != "MB_BACKEND"}
-    env.update(KERAS_BACKEND="tensorflow", TF_CPP_MIN_LOG_LEVEL="3")
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS, str(out)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    testing.run_keras(_KERAS, str(out), backend="tensorflow")
     with np.load(out / "inputs.npz") as data:
         inputs = {k: data[k] for k in data.files}
     with np.load(out / "expected.npz") as data:

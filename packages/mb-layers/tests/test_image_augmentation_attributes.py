@@ -3,16 +3,13 @@ from, the image axes, factor bounds and sub-layers (against Keras 3.15 in a subp
 and the constructors' positional order."""
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from mb_graph import KerasTensor
 from mb_layers import layers
-from mb_ops import ops
+from mb_ops import ops, testing
 from mb_ops.random import SeedGenerator
 
 RNG = np.random.default_rng(1)
@@ -182,12 +179,7 @@ def keras_side():
     code = (
         _KERAS_SIDE + f"print(json.dumps(run(layers, lambda s: keras.KerasTensor(s), {CASES!r})))\n"
     )
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = testing.run_keras(code, backend="numpy")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

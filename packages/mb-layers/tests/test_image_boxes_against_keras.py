@@ -8,9 +8,6 @@ moves with the image and the boxes with the pixels they enclose.
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -18,6 +15,7 @@ import pytest
 from mb_graph import KerasTensor
 from mb_layers import _registry, layers
 from mb_layers._ops import ops
+from mb_ops import testing
 
 RNG = np.random.default_rng(7)
 IMAGES = (RNG.random((2, 12, 16, 3)) * 255).astype("float32")
@@ -161,16 +159,7 @@ def keras_results(tmp_path_factory):
         meta.append({"name": name, "config": config, "kind": "transform", "input_shape": shape})
     (folder / "cases.json").write_text(json.dumps(meta))
     np.savez(folder / "arrays.npz", **arrays)
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    run = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, str(folder)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr[-4000:]
+    testing.run_keras(_SCRIPT, str(folder), backend="numpy")
     return dict(np.load(folder / "out.npz"))
 
 

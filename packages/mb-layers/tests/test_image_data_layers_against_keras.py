@@ -7,15 +7,13 @@ properties their draws guarantee.
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from mb_layers import Functional, Input, _registry, layers
 from mb_layers._ops import ops
+from mb_ops import testing
 
 RNG = np.random.default_rng(3)
 IMAGES = (RNG.random((2, 16, 12, 3)) * 255).astype("float32")
@@ -109,16 +107,7 @@ def keras_results(tmp_path_factory):
         meta.append({"name": name, "config": _registry.serialize(layer), "kwargs": kwargs})
     (folder / "cases.json").write_text(json.dumps(meta))
     np.savez(folder / "arrays.npz", **arrays)
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    run = subprocess.run(
-        [sys.executable, "-c", _SCRIPT, str(folder)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert run.returncode == 0, run.stderr[-4000:]
+    testing.run_keras(_SCRIPT, str(folder), backend="numpy")
     return dict(np.load(folder / "out.npz"))
 
 

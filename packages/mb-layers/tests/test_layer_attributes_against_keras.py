@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import mb_layers
+from mb_ops import testing
 
 pytest.importorskip("keras", reason="Keras 3 is a test-only dependency")
 
@@ -329,12 +330,7 @@ def test_recurrent_dropout_with_a_mask_per_gate_trains_and_is_off_in_inference(k
 
 def _keras_json(code):
     """The JSON a Keras 3 script (NumPy backend) prints on its last line."""
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    done = testing.run_keras(code, backend="numpy")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -2,27 +2,20 @@
 steps, Discretization's adapted boundaries, each against Keras 3 in a subprocess."""
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from mb_layers import Layer, layers
 from mb_layers.testing import compare_with_keras
+from mb_ops import testing
 
 RNG = np.random.default_rng(7)
 
 
 def _keras_json(code):
     """The JSON a Keras 3 script (NumPy backend) prints on its last line."""
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
+    out = testing.run_keras(code, backend="numpy", timeout=300)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

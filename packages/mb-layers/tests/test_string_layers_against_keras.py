@@ -8,8 +8,6 @@ TensorFlow, and the outputs (and learned vocabularies) must be equal.
 
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
@@ -17,7 +15,7 @@ import pytest
 
 from mb_layers import layers
 from mb_layers.layers._fingerprint import fingerprint64, siphash64
-from mb_ops import ops
+from mb_ops import ops, testing
 
 _SCRIPT = r"""
 import json, sys
@@ -241,17 +239,7 @@ def keras_results():
         results_path = os.path.join(folder, "results.json")
         with open(cases_path, "w") as f:
             json.dump(_hash_cases() + [c for _, c, *_ in CASES], f)
-        env = {**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "3"}
-        env.pop("MB_BACKEND", None)
-        run = subprocess.run(
-            [sys.executable, "-c", _SCRIPT, cases_path, results_path],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if run.returncode != 0:
-            raise RuntimeError(f"Keras reference run failed:\n{run.stderr[-4000:]}")
+        testing.run_keras(_SCRIPT, cases_path, results_path, backend="tensorflow")
         with open(results_path) as f:
             return json.load(f)
 

@@ -1,5 +1,6 @@
 """The conformance kit run on the NumPy backend, and the kit's own behaviour."""
 
+import importlib
 import sys
 import types
 
@@ -27,6 +28,17 @@ def test_kit_covers_every_op_family_with_edge_cases():
     for needed in ("empty", "broadcast", "int32", "bool", "float16", "bfloat16", "scalar"):
         assert needed in labels, needed
     assert len([c for c in testing.cases() if c.module == "numpy"]) > 400
+
+
+@pytest.mark.parametrize("group", ["arithmetic", "transcendental", "logic"])
+def test_each_case_file_checks_the_op_group_it_is_named_after(group):
+    cases = getattr(importlib.import_module(f"mb_ops.testing._cases_{group}"), f"{group}_cases")()
+    elsewhere = {
+        c.op for c in cases if _machinery.REGISTRY[tuple(c.op.split("."))].group != f"numpy_{group}"
+    }
+    assert cases and not elsewhere, (
+        f"cases of other groups in _cases_{group}.py: {sorted(elsewhere)}"
+    )
 
 
 def test_kit_reports_a_wrong_value():

@@ -13,6 +13,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1] / "src" / "mb_ops"
 LAYOUT = {
     "numpy": [
         "numpy_arithmetic",
+        "numpy_complex",
         "numpy_transcendental",
         "numpy_logic",
         "numpy_reductions",
@@ -27,7 +28,7 @@ LAYOUT = {
     "nn": ["nn_activations", "nn_conv", "nn_losses", "nn_misc"],
     "math": ["math"],
     "linalg": ["linalg"],
-    "image": ["image"],
+    "image": ["image", "image_composed"],
     "core": ["core"],
     "einops": ["einops"],
 }
@@ -88,7 +89,16 @@ def write_ops_namespace(exported: dict) -> None:
     if len(set(names)) != len(names):
         dupes = sorted({n for n in names if names.count(n) > 1})
         raise SystemExit(f"duplicate top-level op names: {dupes}")
-    lines += ["", "__all__ = ["] + [f'    "{n}",' for n in sorted(names)] + ["]", ""]
+    # The public modules' own lists, not a copy of them (type checkers follow `+=`).
+    publics = [p for p in ("numpy", "nn", "math", "linalg", "core", "einops") if exported.get(p)]
+    lines += [
+        f"from mb_ops import {p} as _{p}" for p in publics if p not in ("numpy", "nn", "linalg")
+    ]
+    lines += ["", '__all__ = ["image", "linalg", "nn", "numpy"]']
+    lines += [
+        f"__all__ += {p if p in ('numpy', 'nn', 'linalg') else '_' + p}.__all__" for p in publics
+    ]
+    lines += [""]
     (ROOT / "ops.py").write_text("\n".join(lines))
     print("ops", len(names), file=sys.stderr)
 

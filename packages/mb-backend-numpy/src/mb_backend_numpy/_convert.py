@@ -5,6 +5,7 @@ import numpy as np
 import mb_ops
 from mb_backend_numpy import _dtypes
 from mb_ops import tree
+from mb_ops.numpy_shaped import check_dense, empty_shape, from_python
 
 _SCALARS = (bool, int, float, complex)
 
@@ -19,16 +20,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     Without ``dtype``, Python scalars and lists follow mb's promotion rules
     (Python ints give int32, floats give floatx); NumPy inputs keep theirs.
     """
-    if sparse:
-        raise ValueError(
-            "sparse=True is not supported on the numpy backend: it has no sparse tensors. "
-            "Pass sparse=None or False, or densify the input."
-        )
-    if ragged:
-        raise ValueError(
-            "ragged=True is not supported on the numpy backend: it has no ragged tensors. "
-            "Pad the input to a rectangular array instead."
-        )
+    check_dense("numpy", sparse, ragged)
     if _is_variable(x):
         x = x.value
     if dtype is not None:
@@ -37,7 +29,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
             return x if x.dtype == target else x.astype(target)
         if isinstance(x, np.generic):
             return np.asarray(x).astype(target)
-        return _from_python(x, target)
+        return from_python(x, target)
     if isinstance(x, np.ndarray):
         return x
     if isinstance(x, np.generic):
@@ -47,32 +39,14 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if isinstance(x, list | tuple):
         leaves = tree.flatten(x)
         if not leaves:
-            return np.zeros(_empty_shape(x), dtype=_dtypes.to_numpy_dtype(None))
+            return np.zeros(empty_shape(x), dtype=_dtypes.to_numpy_dtype(None))
         if any(_is_variable(leaf) for leaf in leaves):
             x = tree.map_structure(lambda v: v.value if _is_variable(v) else v, x)
             leaves = tree.flatten(x)
         target = _dtypes.result_type(*[_dtypes.dtype_of(leaf) for leaf in leaves])
-        return _from_python(x, _dtypes.to_numpy_dtype(target))
+        return from_python(x, _dtypes.to_numpy_dtype(target))
     array = np.asarray(x)
     return array
-
-
-def _empty_shape(x):
-    shape = []
-    while isinstance(x, list | tuple):
-        shape.append(len(x))
-        if not x:
-            break
-        x = x[0]
-    return tuple(shape)
-
-
-def _from_python(x, target):
-    try:
-        return np.asarray(x, dtype=target)
-    except (TypeError, ValueError):
-        # ml-dtypes (bfloat16) and some sources convert only from an array.
-        return np.asarray(x).astype(target)
 
 
 def to_tensor(x):

@@ -9,7 +9,7 @@ the dtype an operand brings to promotion.
 import ml_dtypes
 import numpy as np
 
-from mb_ops import config
+from mb_ops import config, numpy_shaped
 from mb_ops.dtypes import FLOAT_TYPES as FLOAT_TYPES
 from mb_ops.dtypes import INT_TYPES as INT_TYPES
 from mb_ops.dtypes import is_float_dtype as is_float_dtype
@@ -24,32 +24,11 @@ _NUMPY_DTYPES = {
     "string": np.dtype("str"),
 }
 
-
-_BY_KEY = {}  # mb name or numpy dtype -> numpy dtype, filled on first use
-_NAMES = {}  # numpy dtype -> mb name
-
-
-def to_numpy_dtype(dtype):
-    """The ``numpy.dtype`` of an mb dtype (bfloat16 and float8 from ml-dtypes)."""
-    try:
-        return _BY_KEY[dtype]
-    except (KeyError, TypeError):
-        pass
-    name = standardize_dtype(dtype)
-    found = _NUMPY_DTYPES.get(name)
-    found = found if found is not None else np.dtype(name)
-    if isinstance(dtype, str | np.dtype):
-        _BY_KEY[dtype] = found
-    return found
-
-
-def name_of(np_dtype):
-    """The mb name of a ``numpy.dtype`` (cached: this is on every op's path)."""
-    try:
-        return _NAMES[np_dtype]
-    except KeyError:
-        name = _NAMES[np_dtype] = standardize_dtype(np_dtype)
-        return name
+_NUMPY = numpy_shaped.NumpyDtypes(_NUMPY_DTYPES)
+to_numpy_dtype = _NUMPY.to_numpy_dtype
+"""The ``numpy.dtype`` of an mb dtype (bfloat16 and float8 from ml-dtypes)."""
+name_of = _NUMPY.name_of
+"""The mb name of a ``numpy.dtype`` (memoized: this is on every op's path)."""
 
 
 _RESULTS = {}

@@ -5,6 +5,8 @@ model built on this backend: it saves a ``.keras`` file and converts it on a
 backend that traces (jax, torch or tensorflow), in a subprocess.
 """
 
+from mb_ops import numpy_shaped
+
 _REASON = (
     "the numpy backend runs eagerly and has no traced graph to export; mb_export "
     "converts through a .keras file on the jax, torch or tensorflow backend"
@@ -16,15 +18,8 @@ UNSUPPORTED = {
 }
 
 
-def _unsupported(name):
-    def refuse(*args, **kwargs):
-        raise NotImplementedError(f"{name} is not supported on the numpy backend: {_REASON}.")
-
-    refuse.__name__ = name
-    return refuse
-
-
-to_tf_variables = _unsupported("to_tf_variables")
-to_tf_function = _unsupported("to_tf_function")
-to_exported_program = _unsupported("to_exported_program")
-to_onnx = _unsupported("to_onnx")
+_REFUSE = numpy_shaped.refusals("numpy", _REASON, UNSUPPORTED)
+to_tf_variables = _REFUSE["to_tf_variables"]
+to_tf_function = _REFUSE["to_tf_function"]
+to_exported_program = _REFUSE["to_exported_program"]
+to_onnx = _REFUSE["to_onnx"]

@@ -7,6 +7,7 @@ import scipy.special
 from mb_backend_numpy._convert import convert_to_tensor, to_tensor
 from mb_backend_numpy._dtypes import result_type, standardize_dtype
 from mb_backend_numpy.numpy._common import cast, quiet
+from mb_ops import numpy_shaped
 
 # Every math backend function runs on NumPy/SciPy.
 UNSUPPORTED = {}
@@ -71,16 +72,7 @@ def logsumexp(x, axis=None, keepdims=False):
 
 def cdist(x, y):
     x, y = to_tensor(x), to_tensor(y)
-    if x.ndim < 2 or y.ndim < 2:
-        raise ValueError(
-            f"cdist expects inputs of rank 2 or more. Received: x.shape={x.shape}, "
-            f"y.shape={y.shape}."
-        )
-    if x.shape[-1] != y.shape[-1]:
-        raise ValueError(
-            f"cdist expects inputs with the same last axis. Received: x.shape={x.shape}, "
-            f"y.shape={y.shape}."
-        )
+    numpy_shaped.check_cdist_shapes(x.shape, y.shape)
     diff = x[..., :, None, :] - y[..., None, :, :]
     return np.sqrt(np.sum(diff * diff, axis=-1))
 
@@ -92,22 +84,7 @@ def extract_sequences(x, sequence_length, sequence_stride):
 
 
 def _complex_from_parts(x):
-    if not isinstance(x, list | tuple) or len(x) != 2:
-        raise ValueError(
-            "Expected a tuple (real, imag) of two tensors for a complex input. "
-            f"Received: {type(x).__name__}."
-        )
-    real, imag = to_tensor(x[0]), to_tensor(x[1])
-    if real.shape != imag.shape:
-        raise ValueError(
-            "The real and imaginary parts must have the same shape. "
-            f"Received: real.shape={real.shape}, imag.shape={imag.shape}."
-        )
-    if real.dtype.kind != "f" or imag.dtype.kind != "f":
-        raise ValueError(
-            "The real and imaginary parts must be float tensors. "
-            f"Received: {real.dtype} and {imag.dtype}."
-        )
+    real, imag = numpy_shaped.complex_parts(x, to_tensor, lambda dtype: dtype.kind == "f")
     return real + 1j * imag.astype(real.dtype), real.dtype
 
 
@@ -141,33 +118,19 @@ def irfft(x, fft_length=None):
 
 
 def _window(window, sequence_length, fft_length, dtype):
-    left = (fft_length - sequence_length) // 2
-    right = fft_length - sequence_length - left
-    if window is None:
-        return np.ones(fft_length, dtype=dtype)
-    if isinstance(window, str):
-        if window not in ("hann", "hamming"):
-            raise ValueError(f"window must be 'hann', 'hamming' or a tensor. Received: {window!r}.")
-        win = scipy.signal.get_window(window, sequence_length).astype(dtype)
-    else:
-        win = convert_to_tensor(window, dtype=dtype)
-    if win.shape != (sequence_length,):
-        raise ValueError(
-            f"The window must have shape ({sequence_length},), the sequence_length. "
-            f"Received: {win.shape}."
-        )
-    return np.pad(win, (left, right))
+    win = numpy_shaped.stft_window(
+        window,
+        sequence_length,
+        fft_length,
+        lambda name, n: scipy.signal.get_window(name, n).astype(dtype),
+        lambda given: convert_to_tensor(given, dtype=dtype),
+    )
+    return win.astype(dtype, copy=False)
 
 
 def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
     x = to_tensor(x)
-    if standardize_dtype(x.dtype) not in ("float32", "float64"):
-        raise TypeError(f"stft expects a float32 or float64 input. Received: {x.dtype}.")
-    if fft_length < sequence_length:
-        raise ValueError(
-            "fft_length must be at least sequence_length. Received: "
-            f"sequence_length={sequence_length}, fft_length={fft_length}."
-        )
+    numpy_shaped.check_stft_arguments(standardize_dtype(x.dtype), sequence_length, fft_length)
     if center:
         widths = [(0, 0)] * (x.ndim - 1) + [(fft_length // 2, fft_length // 2)]
         x = np.pad(x, widths, mode="reflect")
@@ -199,13 +162,7 @@ def istft(
         norm[start : start + fft_length] += win * win
     with np.errstate(all="ignore"):
         out = np.where(norm > 1e-10, out / np.where(norm > 1e-10, norm, 1), out)
-    start = fft_length // 2 if center else 0
-    if length is not None:
-        end = start + length
-    elif center:
-        end = total - fft_length // 2
-    else:
-        end = total
+    start, end = numpy_shaped.istft_bounds(total, fft_length, length, center)
     return out[..., start:end].astype(dtype)
 
 

@@ -7,6 +7,7 @@ import openvino.opset16 as ov_opset
 import mb_ops
 from mb_backend_openvino import _dtypes, _engine
 from mb_backend_openvino._tensor import OpenVINOTensor
+from mb_ops.numpy_shaped import check_dense, empty_shape, from_python
 
 _SCALARS = (bool, int, float)
 _BAD_KINDS = {"c": "complex", "U": "string", "S": "bytes", "O": "object", "V": "void"}
@@ -56,16 +57,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     Without ``dtype``, Python scalars and lists follow mb's promotion rules
     (Python ints give int32, floats give floatx); NumPy inputs keep their dtype.
     """
-    if sparse:
-        raise ValueError(
-            "sparse=True is not supported on the openvino backend: it has no sparse "
-            "tensors. Pass sparse=None or False, or densify the input."
-        )
-    if ragged:
-        raise ValueError(
-            "ragged=True is not supported on the openvino backend: it has no ragged "
-            "tensors. Pad the input to a rectangular array instead."
-        )
+    check_dense("openvino", sparse, ragged)
     if _is_variable(x):
         x = x.value
     if isinstance(x, OpenVINOTensor):
@@ -82,7 +74,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
             )
         if isinstance(x, list | tuple):
             x = _unwrap_leaves(x)
-        return OpenVINOTensor(_checked(_from_python(x, target)))
+        return OpenVINOTensor(_checked(from_python(x, target)))
     if isinstance(x, np.ndarray):
         return OpenVINOTensor(_checked(x))
     if isinstance(x, np.generic):
@@ -93,9 +85,9 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         x = _unwrap_leaves(x)
         leaves = _flatten(x)
         if not leaves:
-            return OpenVINOTensor(np.zeros(_empty_shape(x), dtype=_dtypes.to_numpy_dtype(None)))
+            return OpenVINOTensor(np.zeros(empty_shape(x), dtype=_dtypes.to_numpy_dtype(None)))
         target = _dtypes.result_type(*[_leaf_dtype(leaf) for leaf in leaves])
-        return OpenVINOTensor(_checked(_from_python(x, _dtypes.to_numpy_dtype(target))))
+        return OpenVINOTensor(_checked(from_python(x, _dtypes.to_numpy_dtype(target))))
     return OpenVINOTensor(_checked(np.asarray(x)))
 
 
@@ -135,24 +127,6 @@ def _flatten(x):
             out.extend(_flatten(v))
         return out
     return [x]
-
-
-def _empty_shape(x):
-    shape = []
-    while isinstance(x, list | tuple):
-        shape.append(len(x))
-        if not x:
-            break
-        x = x[0]
-    return tuple(shape)
-
-
-def _from_python(x, target):
-    try:
-        return np.asarray(x, dtype=target)
-    except (TypeError, ValueError):
-        # ml-dtypes (bfloat16) convert only from an array.
-        return np.asarray(x).astype(target)
 
 
 def to_tensor(x):

@@ -8,7 +8,7 @@ import ml_dtypes
 import numpy as np
 import openvino as ov
 
-from mb_ops import config
+from mb_ops import config, numpy_shaped
 from mb_ops.dtypes import FLOAT_TYPES as FLOAT_TYPES
 from mb_ops.dtypes import INT_TYPES as INT_TYPES
 from mb_ops.dtypes import is_float_dtype as is_float_dtype
@@ -45,37 +45,17 @@ _NUMPY_DTYPES = {
     "float8_e5m2": np.dtype(ml_dtypes.float8_e5m2),
 }
 
+_NUMPY = numpy_shaped.NumpyDtypes(_NUMPY_DTYPES)
+to_numpy_dtype = _NUMPY.to_numpy_dtype
+"""The ``numpy.dtype`` of an mb dtype (bfloat16 and float8 from ml-dtypes)."""
+name_of = _NUMPY.name_of
+"""The mb name of a ``numpy.dtype`` (memoized: this is on every op's path)."""
+
 UNSUPPORTED_DTYPES = {
     "complex64": "OpenVINO has no complex element type",
     "complex128": "OpenVINO has no complex element type",
     "string": "OpenVINO string tensors cannot take part in numeric ops",
 }
-
-_BY_KEY = {}
-_NAMES = {}
-
-
-def to_numpy_dtype(dtype):
-    """The ``numpy.dtype`` of an mb dtype (bfloat16 and float8 come from ml-dtypes)."""
-    try:
-        return _BY_KEY[dtype]
-    except (KeyError, TypeError):
-        pass
-    name = standardize_dtype(dtype)
-    found = _NUMPY_DTYPES.get(name)
-    found = found if found is not None else np.dtype(name)
-    if isinstance(dtype, str | np.dtype):
-        _BY_KEY[dtype] = found
-    return found
-
-
-def name_of(np_dtype):
-    """The mb name of a ``numpy.dtype`` (memoized)."""
-    try:
-        return _NAMES[np_dtype]
-    except KeyError:
-        name = _NAMES[np_dtype] = standardize_dtype(np_dtype)
-        return name
 
 
 def ov_type(dtype):

@@ -1,28 +1,14 @@
-"""Gradient primitives of ``core``: ``stop_gradient``, ``custom_gradient`` and ``remat``."""
+"""Gradient primitives of ``core``: ``stop_gradient``, ``custom_gradient`` and ``remat``.
+
+OpenVINO computes no gradients: ``custom_gradient`` and ``remat`` are the forward-only
+ones of ``mb_ops.numpy_shaped``.
+"""
 
 from mb_backend_openvino._convert import to_tensor
+from mb_ops.numpy_shaped import custom_gradient as custom_gradient
+from mb_ops.numpy_shaped import remat as remat
 
 
 def stop_gradient(variable):
     """Identity: OpenVINO computes no gradients."""
     return to_tensor(variable)
-
-
-class custom_gradient:
-    """Decorator for a function returning ``(outputs, grad_fn)``.
-
-    The OpenVINO backend computes no gradients, so the forward outputs are
-    returned and ``grad_fn`` is never called.
-    """
-
-    def __init__(self, fun):
-        self.fun = fun
-
-    def __call__(self, *args, **kwargs):
-        outputs, _ = self.fun(*args, **kwargs)
-        return outputs
-
-
-def remat(f):
-    """Identity: rematerialization saves memory during backprop, which never runs here."""
-    return f

@@ -23,6 +23,7 @@ from mb_backend_openvino._graph import (
 )
 from mb_backend_openvino.linalg import slogdet_parts
 from mb_backend_openvino.numpy import _reductions
+from mb_ops import numpy_shaped
 
 _COMPLEX = "OpenVINO has no complex element type; pass (real, imag) pairs to the FFT ops"
 
@@ -139,16 +140,7 @@ def logsumexp(x, axis=None, keepdims=False):
 
 def cdist(x, y):
     x, y = to_tensor(x), to_tensor(y)
-    if x.ndim < 2 or y.ndim < 2:
-        raise ValueError(
-            f"cdist expects inputs of rank 2 or more. Received: x.shape={x.shape}, "
-            f"y.shape={y.shape}."
-        )
-    if x.shape[-1] != y.shape[-1]:
-        raise ValueError(
-            f"cdist expects inputs with the same last axis. Received: x.shape={x.shape}, "
-            f"y.shape={y.shape}."
-        )
+    numpy_shaped.check_cdist_shapes(x.shape, y.shape)
     dtype = _dtypes.result_type(x.dtype, y.dtype)
 
     def build(a, b):
@@ -176,23 +168,7 @@ def extract_sequences(x, sequence_length, sequence_stride):
 
 
 def _parts(x):
-    if not isinstance(x, list | tuple) or len(x) != 2:
-        raise ValueError(
-            "Expected a tuple (real, imag) of two tensors for a complex input. "
-            f"Received: {type(x).__name__}."
-        )
-    real, imag = to_tensor(x[0]), to_tensor(x[1])
-    if tuple(real.shape) != tuple(imag.shape):
-        raise ValueError(
-            "The real and imaginary parts must have the same shape. "
-            f"Received: real.shape={real.shape}, imag.shape={imag.shape}."
-        )
-    if not _dtypes.is_float_dtype(real.dtype) or not _dtypes.is_float_dtype(imag.dtype):
-        raise ValueError(
-            "The real and imaginary parts must be float tensors. "
-            f"Received: {real.dtype} and {imag.dtype}."
-        )
-    return real, imag
+    return numpy_shaped.complex_parts(x, to_tensor, _dtypes.is_float_dtype)
 
 
 def _work(dtype):
@@ -265,38 +241,26 @@ def irfft(x, fft_length=None):
     return run(("irfft", n, dtype), build, real, imag)
 
 
+def _periodic(name, n):
+    """The periodic window ``scipy.signal.get_window(name, n)`` gives (what Keras uses)."""
+    a = 0.5 if name == "hann" else 0.54
+    return a - (1 - a) * np.cos(2 * np.pi * np.arange(n) / n)
+
+
 def _window(window, sequence_length, fft_length):
     """The window as a NumPy constant of length ``fft_length`` (centred, zero-padded)."""
-    left = (fft_length - sequence_length) // 2
-    right = fft_length - sequence_length - left
-    if window is None:
-        return np.ones(fft_length)
-    if isinstance(window, str):
-        if window not in ("hann", "hamming"):
-            raise ValueError(f"window must be 'hann', 'hamming' or a tensor. Received: {window!r}.")
-        # The periodic windows scipy.signal.get_window gives (what Keras uses).
-        n = np.arange(sequence_length)
-        a = 0.5 if window == "hann" else 0.54
-        win = a - (1 - a) * np.cos(2 * np.pi * n / sequence_length)
-    else:
-        win = np.asarray(to_tensor(window).numpy(), dtype=np.float64)
-    if win.shape != (sequence_length,):
-        raise ValueError(
-            f"The window must have shape ({sequence_length},), the sequence_length. "
-            f"Received: {win.shape}."
-        )
-    return np.pad(win, (left, right))
+    return numpy_shaped.stft_window(
+        window,
+        sequence_length,
+        fft_length,
+        _periodic,
+        lambda given: np.asarray(to_tensor(given).numpy(), dtype=np.float64),
+    )
 
 
 def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
     x = to_tensor(x)
-    if x.dtype not in ("float32", "float64"):
-        raise TypeError(f"stft expects a float32 or float64 input. Received: {x.dtype}.")
-    if fft_length < sequence_length:
-        raise ValueError(
-            "fft_length must be at least sequence_length. Received: "
-            f"sequence_length={sequence_length}, fft_length={fft_length}."
-        )
+    numpy_shaped.check_stft_arguments(x.dtype, sequence_length, fft_length)
     win = _window(window, sequence_length, fft_length)
     dtype = x.dtype
     stride = int(sequence_stride)
@@ -346,13 +310,7 @@ def istft(
     norm = np.zeros(total)
     np.add.at(norm, index, np.tile(win * win, count))
     scale = np.where(norm > 1e-10, 1.0 / np.where(norm > 1e-10, norm, 1.0), 1.0)
-    start = fft_length // 2 if center else 0
-    if length is not None:
-        end = start + int(length)
-    elif center:
-        end = total - fft_length // 2
-    else:
-        end = total
+    start, end = numpy_shaped.istft_bounds(total, fft_length, length, center)
     nd = real.ndim
 
     def build(re, im):

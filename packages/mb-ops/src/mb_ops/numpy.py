@@ -3,12 +3,9 @@
 from mb_ops._ops.numpy_arithmetic import abs as abs
 from mb_ops._ops.numpy_arithmetic import absolute as absolute
 from mb_ops._ops.numpy_arithmetic import add as add
-from mb_ops._ops.numpy_arithmetic import angle as angle
 from mb_ops._ops.numpy_arithmetic import cbrt as cbrt
 from mb_ops._ops.numpy_arithmetic import ceil as ceil
 from mb_ops._ops.numpy_arithmetic import clip as clip
-from mb_ops._ops.numpy_arithmetic import conj as conj
-from mb_ops._ops.numpy_arithmetic import conjugate as conjugate
 from mb_ops._ops.numpy_arithmetic import divide as divide
 from mb_ops._ops.numpy_arithmetic import divide_no_nan as divide_no_nan
 from mb_ops._ops.numpy_arithmetic import fabs as fabs
@@ -19,7 +16,6 @@ from mb_ops._ops.numpy_arithmetic import fmin as fmin
 from mb_ops._ops.numpy_arithmetic import fmod as fmod
 from mb_ops._ops.numpy_arithmetic import gcd as gcd
 from mb_ops._ops.numpy_arithmetic import heaviside as heaviside
-from mb_ops._ops.numpy_arithmetic import imag as imag
 from mb_ops._ops.numpy_arithmetic import lcm as lcm
 from mb_ops._ops.numpy_arithmetic import ldexp as ldexp
 from mb_ops._ops.numpy_arithmetic import maximum as maximum
@@ -30,7 +26,6 @@ from mb_ops._ops.numpy_arithmetic import nan_to_num as nan_to_num
 from mb_ops._ops.numpy_arithmetic import negative as negative
 from mb_ops._ops.numpy_arithmetic import nextafter as nextafter
 from mb_ops._ops.numpy_arithmetic import power as power
-from mb_ops._ops.numpy_arithmetic import real as real
 from mb_ops._ops.numpy_arithmetic import reciprocal as reciprocal
 from mb_ops._ops.numpy_arithmetic import round as round
 from mb_ops._ops.numpy_arithmetic import sign as sign
@@ -39,6 +34,11 @@ from mb_ops._ops.numpy_arithmetic import square as square
 from mb_ops._ops.numpy_arithmetic import subtract as subtract
 from mb_ops._ops.numpy_arithmetic import true_divide as true_divide
 from mb_ops._ops.numpy_arithmetic import trunc as trunc
+from mb_ops._ops.numpy_complex import angle as angle
+from mb_ops._ops.numpy_complex import conj as conj
+from mb_ops._ops.numpy_complex import conjugate as conjugate
+from mb_ops._ops.numpy_complex import imag as imag
+from mb_ops._ops.numpy_complex import real as real
 from mb_ops._ops.numpy_creation import arange as arange
 from mb_ops._ops.numpy_creation import array as array
 from mb_ops._ops.numpy_creation import bartlett as bartlett

@@ -10,13 +10,11 @@ batch in turn and returns ``result()``.
 
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
-from mb_ops import ops
+from mb_ops import ops, testing
 from mb_train import metrics
 
 _SCRIPT = r"""
@@ -87,13 +85,7 @@ def keras_configs(cases):
 
 
 def _run_keras(args, backend="numpy"):
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", *args], env=env, capture_output=True, text=True, timeout=600
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"Keras reference run failed:\n{result.stderr[-4000:]}")
+    testing.run_keras(*args, backend=backend)
 
 
 def to_numpy(x):

@@ -4,8 +4,6 @@ optimizers, the NumPy references, and Keras 3 run in a subprocess (KERAS_BACKEND
 import importlib.util
 import json
 import os
-import subprocess
-import sys
 import tempfile
 from types import SimpleNamespace
 
@@ -15,7 +13,7 @@ import numpy as np
 import pytest
 
 import mb_ops
-from mb_ops import backends, ops
+from mb_ops import backends, ops, testing
 
 _path = os.path.join(os.path.dirname(__file__), "numpy_reference.py")
 _spec = importlib.util.spec_from_file_location("mb_train_optimizers_numpy_reference", _path)
@@ -119,17 +117,7 @@ def keras_results(cases):
         with open(os.path.join(folder, "cases.json"), "w") as f:
             json.dump(meta, f)
         np.savez(os.path.join(folder, "arrays.npz"), **arrays)
-        env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-        env.pop("MB_BACKEND", None)
-        result = subprocess.run(
-            [sys.executable, "-c", _KERAS_SCRIPT, folder],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"Keras reference run failed:\n{result.stderr[-4000:]}")
+        testing.run_keras(_KERAS_SCRIPT, folder, backend="jax", timeout=900)
         found = np.load(os.path.join(folder, "results.npz"))
         out = []
         for i, (_, params, _, _) in enumerate(cases):

@@ -21,7 +21,7 @@ import pytest
 import mb_layers
 import mb_ops
 import mb_saving
-from mb_ops import ops
+from mb_ops import ops, testing
 from mb_train import callbacks, optimizers
 from mb_train.models import Sequential
 from mb_train.optimizers import _fused
@@ -499,16 +499,7 @@ def test_keras_files_interchange_both_ways(tmp_path):
     model.fit(x, y, batch_size=4, epochs=1, shuffle=False, verbose=0)
     model.save(str(tmp_path / "mb.keras"))
     np.savez(tmp_path / "data.npz", x=x, y=y)
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_CONTINUES, str(tmp_path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-4000:]
+    testing.run_keras(_KERAS_CONTINUES, str(tmp_path), backend="jax")
     found = np.load(tmp_path / "keras.npz")
     # Keras read mb's optimizer state, variable for variable.
     for i, variable in enumerate(model.optimizer.variables):

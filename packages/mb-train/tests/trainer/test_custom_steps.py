@@ -4,8 +4,6 @@ same code (in a subprocess, KERAS_BACKEND=jax)."""
 
 import doctest
 import json
-import os
-import subprocess
 import sys
 import textwrap
 
@@ -15,7 +13,7 @@ import pytest
 import mb_layers
 from mb_data import unpack_x_y_sample_weight
 from mb_layers import layers
-from mb_ops import ops
+from mb_ops import ops, testing
 from mb_train import models, optimizers
 from mb_train._trainer._gradients import value_and_gradients
 from mb_train.models import Functional, Model
@@ -117,16 +115,7 @@ def keras_results(tmp_path_factory):
     path = tmp_path_factory.mktemp("keras") / "data.npz"
     x, y = _data()
     np.savez(path, x=x, y=y)
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    out = subprocess.run(
-        [sys.executable, "-c", _KERAS_RUNS, MODELS, str(path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert out.returncode == 0, out.stderr[-4000:]
+    out = testing.run_keras(_KERAS_RUNS, MODELS, str(path), backend="jax")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

@@ -1,5 +1,6 @@
 """Element-wise arithmetic: the four operations, powers and roots, signs and absolute
-values, extremes, rounding, clipping, integer and float-bit helpers, complex parts."""
+values, extremes, rounding, clipping, integer and float-bit
+helpers (complex parts are in ``_complex.py``)."""
 
 import jax.numpy as jnp
 
@@ -34,12 +35,7 @@ negative = unary(jnp.negative, "negative")
 square = unary(jnp.square, "square")
 sign = unary(jnp.sign, "sign")
 reciprocal = unary(jnp.reciprocal, "reciprocal")
-conjugate = unary(jnp.conjugate, "conjugate")
-conj = unary(jnp.conjugate, "conj")
-real = unary(jnp.real, "real")
-imag = unary(jnp.imag, "imag")
 cbrt = unary(jnp.cbrt, "cbrt", int_to_floatx)
-angle = unary(jnp.angle, "angle", to_float)
 ceil = unary(jnp.ceil, "ceil", to_float)
 floor = unary(jnp.floor, "floor", to_float)
 sqrt = unary(jnp.sqrt, "sqrt", int64_to_floatx)

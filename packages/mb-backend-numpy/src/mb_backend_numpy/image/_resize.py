@@ -9,64 +9,9 @@ from mb_backend_numpy.nn._common import data_format as standardize_data_format
 from mb_ops import numpy_shaped
 
 RESIZE_INTERPOLATIONS = numpy_shaped.RESIZE_INTERPOLATIONS
-SCALE_AND_TRANSLATE_METHODS = (
-    "linear",
-    "bilinear",
-    "trilinear",
-    "cubic",
-    "bicubic",
-    "tricubic",
-    "lanczos3",
-    "lanczos5",
-)
-
-
-def _triangle(x):
-    return np.maximum(0.0, 1.0 - np.abs(x))
-
-
-def _keys_cubic(x):
-    out = ((1.5 * x - 2.5) * x) * x + 1.0
-    out = np.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, out)
-    return np.where(x >= 2.0, 0.0, out)
-
-
-def _lanczos(radius):
-    def kernel(x):
-        y = radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius)
-        safe = np.where(x != 0, np.pi**2 * x**2, 1.0)
-        out = np.where(x > 1e-3, y / safe, 1.0)
-        return np.where(x > radius, 0.0, out)
-
-    return kernel
-
-
-_KERNELS = {
-    "linear": _triangle,
-    "bilinear": _triangle,
-    "trilinear": _triangle,
-    "cubic": _keys_cubic,
-    "bicubic": _keys_cubic,
-    "tricubic": _keys_cubic,
-    "lanczos3": _lanczos(3.0),
-    "lanczos5": _lanczos(5.0),
-}
-
-
-def _weights(in_size, out_size, scale, translation, kernel, antialias):
-    """(in_size, out_size) interpolation weights for one axis."""
-    inv_scale = 1.0 / scale
-    kernel_scale = max(inv_scale, 1.0) if antialias else 1.0
-    sample = (np.arange(out_size) + 0.5) * inv_scale - translation * inv_scale - 0.5
-    w = kernel(np.abs(sample[None, :] - np.arange(in_size)[:, None]) / kernel_scale)
-    total = np.sum(w, axis=0, keepdims=True)
-    w = np.where(
-        np.abs(total) > 1000.0 * np.finfo(np.float32).eps,
-        w / np.where(total != 0, total, 1.0),
-        0.0,
-    )
-    inside = (sample >= -0.5) & (sample <= in_size - 0.5)
-    return np.where(inside[None, :], w, 0.0)
+SCALE_AND_TRANSLATE_METHODS = numpy_shaped.SCALE_AND_TRANSLATE_METHODS
+_KERNELS = numpy_shaped.KERNELS
+_weights = numpy_shaped.interpolation_weights
 
 
 def _scale_and_translate(x, output_shape, spatial_dims, scale, translation, kernel, antialias):
@@ -88,35 +33,20 @@ def _scale_and_translate(x, output_shape, spatial_dims, scale, translation, kern
 
 def _resize_nearest(x, output_shape):
     for d in range(x.ndim):
-        m, n = x.shape[d], output_shape[d]
-        if m == n:
-            continue
-        index = np.floor((np.arange(n, dtype=np.float32) + 0.5) * m / n).astype(np.int64)
-        x = np.take(x, index, axis=d)
+        if x.shape[d] != output_shape[d]:
+            x = np.take(x, numpy_shaped.nearest_indices(x.shape[d], output_shape[d]), axis=d)
     return x
 
 
 def _crop_or_pad(images, target, crop, pad, fill_value, channels_last):
-    h_axis = images.ndim - 3 if channels_last else images.ndim - 2
-    height, width = images.shape[h_axis], images.shape[h_axis + 1]
-    th, tw = target
     if crop:
-        ch = max(min(height, int(width * th / tw)), 1)
-        cw = max(min(width, int(height * tw / th)), 1)
-        top, left = int((height - ch) / 2), int((width - cw) / 2)
+        h_axis, rows, cols = numpy_shaped.aspect_crop(images.shape, target, channels_last)
         index = [slice(None)] * images.ndim
-        index[h_axis] = slice(top, top + ch)
-        index[h_axis + 1] = slice(left, left + cw)
+        index[h_axis], index[h_axis + 1] = slice(*rows), slice(*cols)
         return images[tuple(index)]
     if pad:
-        ph = max(height, int(width * th / tw))
-        pw = max(width, int(height * tw / th))
-        top, left = int((ph - height) / 2), int((pw - width) / 2)
-        widths = [(0, 0)] * images.ndim
-        if top > 0:
-            widths[h_axis] = (top, top)
-        elif left > 0:
-            widths[h_axis + 1] = (left, left)
+        pads = numpy_shaped.aspect_pad(images.shape, target, channels_last)
+        widths = [(p, p) for p in pads]
         return np.pad(images, widths, constant_values=np.asarray(fill_value, images.dtype))
     return images
 

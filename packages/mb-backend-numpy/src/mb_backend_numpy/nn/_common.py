@@ -3,16 +3,8 @@
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from mb_ops import config
-
-
-def data_format(value):
-    value = config.image_data_format() if value is None else value
-    if value not in ("channels_last", "channels_first"):
-        raise ValueError(
-            f"data_format must be 'channels_last' or 'channels_first'. Received: {value!r}."
-        )
-    return value
+from mb_ops.numpy_shaped import data_format as data_format
+from mb_ops.numpy_shaped import per_axis as per_axis
 
 
 def to_channels_last(x, fmt):
@@ -25,18 +17,6 @@ def from_channels_last(x, fmt):
     if fmt == "channels_first":
         return np.moveaxis(x, -1, 1)
     return x
-
-
-def per_axis(value, n, name):
-    """An int or a sequence, as a tuple of ``n`` ints."""
-    if isinstance(value, int | np.integer):
-        return (int(value),) * n
-    value = tuple(int(v) for v in value)
-    if len(value) == 1 and n > 1:
-        return value * n
-    if len(value) != n:
-        raise ValueError(f"{name} must have {n} values, one per spatial axis. Received: {value}.")
-    return value
 
 
 def same_padding(size, window, stride):

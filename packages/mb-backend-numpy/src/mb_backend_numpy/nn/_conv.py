@@ -17,6 +17,7 @@ from mb_backend_numpy.nn._common import (
     windows,
 )
 from mb_backend_numpy.numpy._common import cast
+from mb_ops.numpy_shaped import check_adaptive_rank, pair, transpose_paddings
 
 
 def _compute_dtype(dtype):
@@ -104,23 +105,6 @@ def separable_conv(
     return conv(depthwise, pointwise_kernel, 1, "valid", fmt, dilation_rate)
 
 
-def _transpose_pads(kernel_size, stride, dilation, padding, output_padding):
-    """Padding of the equivalent forward conv, as Keras computes it for JAX."""
-    extent = (kernel_size - 1) * dilation + 1
-    if padding.lower() == "valid":
-        if output_padding is None:
-            output_padding = max(extent, stride) - extent
-        return extent - 1, extent - 1 + output_padding
-    if padding.lower() != "same":
-        raise ValueError(f"padding must be 'valid' or 'same'. Received: padding={padding!r}.")
-    if output_padding is None:
-        total = stride + extent - 2
-    else:
-        total = extent + extent % 2 - 2 + output_padding
-    left = min(total // 2 + total % 2, extent - 1)
-    return left, total - left
-
-
 def conv_transpose(
     inputs,
     kernel,
@@ -141,12 +125,7 @@ def conv_transpose(
         )
     strides = per_axis(strides, n, "strides")
     dilation = per_axis(dilation_rate, n, "dilation_rate")
-    if output_padding is None or isinstance(output_padding, int):
-        output_padding = (output_padding,) * n
-    pads = [
-        _transpose_pads(k, s, d, padding, op)
-        for k, s, d, op in zip(kernel.shape[:n], strides, dilation, output_padding, strict=False)
-    ]
+    pads = transpose_paddings(kernel.shape[:n], strides, dilation, padding, output_padding)
     dtype = result_type(x.dtype, kernel.dtype)
     compute = _compute_dtype(dtype)
     flipped = np.flip(kernel, axis=tuple(range(n))).swapaxes(-1, -2)
@@ -156,14 +135,10 @@ def conv_transpose(
     return from_channels_last(cast(out, dtype), fmt)
 
 
-def _pair(value):
-    return (value, value) if isinstance(value, int) else tuple(value)
-
-
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding blocks of an (N, C, H, W) input as (N, C * kH * kW, L), like torch's Unfold."""
     x = to_tensor(x)
-    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (kernel_size, dilation, padding, stride))
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(pair, (kernel_size, dilation, padding, stride))
     n, c = x.shape[:2]
     x = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
     oh = (x.shape[2] - (kh - 1) * dh - 1) // sh + 1
@@ -180,8 +155,8 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Sum (N, C * kH * kW, L) blocks back into (N, C, H, W), like torch's Fold."""
     x = to_tensor(x)
-    (oh, ow), (kh, kw) = _pair(output_size), _pair(kernel_size)
-    (dh, dw), (ph, pw), (sh, sw) = map(_pair, (dilation, padding, stride))
+    (oh, ow), (kh, kw) = pair(output_size), pair(kernel_size)
+    (dh, dw), (ph, pw), (sh, sw) = map(pair, (dilation, padding, stride))
     n = x.shape[0]
     c = x.shape[1] // (kh * kw)
     nh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
@@ -270,12 +245,7 @@ def _adaptive_bounds(size, out):
 
 def _adaptive(inputs, output_size, reduce, fmt):
     x = to_channels_last(to_tensor(inputs), fmt)
-    n = x.ndim - 2
-    if n not in (1, 2, 3):
-        raise ValueError(
-            f"Adaptive pooling supports 1D, 2D and 3D inputs (rank 3 to 5). "
-            f"Received an input of rank {x.ndim}."
-        )
+    n = check_adaptive_rank(x.ndim)
     output_size = per_axis(output_size, n, "output_size")
     for axis, out in enumerate(output_size, start=1):
         starts, ends = _adaptive_bounds(x.shape[axis], out)

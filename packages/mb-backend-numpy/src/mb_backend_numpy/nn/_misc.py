@@ -6,7 +6,7 @@ from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy._dtypes import result_type, standardize_dtype
 from mb_backend_numpy.nn._activations import softmax
 from mb_backend_numpy.numpy._common import cast
-from mb_ops import config
+from mb_ops import config, numpy_shaped
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
@@ -61,18 +61,8 @@ def dot_product_attention(
     flash_attention=None,
     attn_logits_soft_cap=None,
 ):
-    if flash_attention:
-        raise ValueError(
-            "flash_attention=True is not supported on the numpy backend. "
-            "Pass flash_attention=None or False."
-        )
     query, key, value = to_tensor(query), to_tensor(key), to_tensor(value)
-    if query.ndim != 4:
-        raise ValueError(
-            "dot_product_attention expects 4D inputs (batch, seq, heads, head_dim). "
-            f"Received: query.shape={query.shape}, key.shape={key.shape}, "
-            f"value.shape={value.shape}."
-        )
+    numpy_shaped.check_attention_arguments("numpy", flash_attention, query, key, value)
     dtype = result_type(query.dtype, key.dtype, value.dtype)
     q, k, v = (cast(t, "float32" if dtype != "float64" else dtype) for t in (query, key, value))
     if k.shape[2] != q.shape[2]:

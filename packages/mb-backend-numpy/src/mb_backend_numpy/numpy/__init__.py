@@ -3,12 +3,9 @@
 from mb_backend_numpy.numpy._arithmetic import abs as abs
 from mb_backend_numpy.numpy._arithmetic import absolute as absolute
 from mb_backend_numpy.numpy._arithmetic import add as add
-from mb_backend_numpy.numpy._arithmetic import angle as angle
 from mb_backend_numpy.numpy._arithmetic import cbrt as cbrt
 from mb_backend_numpy.numpy._arithmetic import ceil as ceil
 from mb_backend_numpy.numpy._arithmetic import clip as clip
-from mb_backend_numpy.numpy._arithmetic import conj as conj
-from mb_backend_numpy.numpy._arithmetic import conjugate as conjugate
 from mb_backend_numpy.numpy._arithmetic import divide as divide
 from mb_backend_numpy.numpy._arithmetic import divide_no_nan as divide_no_nan
 from mb_backend_numpy.numpy._arithmetic import fabs as fabs
@@ -19,7 +16,6 @@ from mb_backend_numpy.numpy._arithmetic import fmin as fmin
 from mb_backend_numpy.numpy._arithmetic import fmod as fmod
 from mb_backend_numpy.numpy._arithmetic import gcd as gcd
 from mb_backend_numpy.numpy._arithmetic import heaviside as heaviside
-from mb_backend_numpy.numpy._arithmetic import imag as imag
 from mb_backend_numpy.numpy._arithmetic import lcm as lcm
 from mb_backend_numpy.numpy._arithmetic import ldexp as ldexp
 from mb_backend_numpy.numpy._arithmetic import maximum as maximum
@@ -30,7 +26,6 @@ from mb_backend_numpy.numpy._arithmetic import nan_to_num as nan_to_num
 from mb_backend_numpy.numpy._arithmetic import negative as negative
 from mb_backend_numpy.numpy._arithmetic import nextafter as nextafter
 from mb_backend_numpy.numpy._arithmetic import power as power
-from mb_backend_numpy.numpy._arithmetic import real as real
 from mb_backend_numpy.numpy._arithmetic import reciprocal as reciprocal
 from mb_backend_numpy.numpy._arithmetic import round as round
 from mb_backend_numpy.numpy._arithmetic import sign as sign
@@ -39,6 +34,11 @@ from mb_backend_numpy.numpy._arithmetic import square as square
 from mb_backend_numpy.numpy._arithmetic import subtract as subtract
 from mb_backend_numpy.numpy._arithmetic import true_divide as true_divide
 from mb_backend_numpy.numpy._arithmetic import trunc as trunc
+from mb_backend_numpy.numpy._complex import angle as angle
+from mb_backend_numpy.numpy._complex import conj as conj
+from mb_backend_numpy.numpy._complex import conjugate as conjugate
+from mb_backend_numpy.numpy._complex import imag as imag
+from mb_backend_numpy.numpy._complex import real as real
 from mb_backend_numpy.numpy._creation import arange as arange
 from mb_backend_numpy.numpy._creation import array as array
 from mb_backend_numpy.numpy._creation import bartlett as bartlett

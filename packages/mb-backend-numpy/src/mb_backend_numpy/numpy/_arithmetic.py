@@ -1,5 +1,6 @@
 """Element-wise arithmetic: the four operations, powers and roots, signs and absolute
-values, extremes, rounding, clipping, integer and float-bit helpers, complex parts."""
+values, extremes, rounding, clipping, integer and float-bit
+helpers (complex parts are in ``_complex.py``)."""
 
 import numpy as np
 
@@ -28,7 +29,6 @@ power = binary(np.power)
 sqrt = float_unary(np.sqrt)
 ceil = float_unary(np.ceil)
 floor = float_unary(np.floor)
-angle = float_unary(np.angle)
 
 
 def true_divide(x1, x2):
@@ -137,22 +137,6 @@ def trunc(x):
     if "int" in dtype or dtype == "bool":
         return x
     return np.trunc(x)
-
-
-def real(x):
-    return np.real(to_tensor(x))
-
-
-def imag(x):
-    return np.imag(to_tensor(x))
-
-
-def conjugate(x):
-    return np.conjugate(to_tensor(x))
-
-
-def conj(x):
-    return conjugate(x)
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):

@@ -15,61 +15,9 @@ from mb_backend_openvino.nn._common import data_format as standardize_data_forma
 from mb_ops import numpy_shaped
 
 RESIZE_INTERPOLATIONS = numpy_shaped.RESIZE_INTERPOLATIONS
-SCALE_AND_TRANSLATE_METHODS = (
-    "linear",
-    "bilinear",
-    "trilinear",
-    "cubic",
-    "bicubic",
-    "tricubic",
-    "lanczos3",
-    "lanczos5",
-)
-
-
-def _triangle(x):
-    return np.maximum(0.0, 1.0 - np.abs(x))
-
-
-def _keys_cubic(x):
-    """Keys' cubic convolution kernel with a = -0.5."""
-    near = ((1.5 * x - 2.5) * x) * x + 1.0
-    far = ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0
-    return np.where(x >= 2.0, 0.0, np.where(x >= 1.0, far, near))
-
-
-def _lanczos(radius):
-    def kernel(x):
-        with np.errstate(all="ignore"):
-            y = radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius) / (np.pi**2 * x**2)
-        return np.where(x > radius, 0.0, np.where(x > 1e-3, y, 1.0))
-
-    return kernel
-
-
-_KERNELS = {
-    "linear": _triangle,
-    "bilinear": _triangle,
-    "trilinear": _triangle,
-    "cubic": _keys_cubic,
-    "bicubic": _keys_cubic,
-    "tricubic": _keys_cubic,
-    "lanczos3": _lanczos(3.0),
-    "lanczos5": _lanczos(5.0),
-}
-
-
-def _weights(in_size, out_size, scale, translation, kernel, antialias):
-    """The (in_size, out_size) matrix mapping one axis of the input to the output."""
-    inv_scale = 1.0 / scale
-    width = max(inv_scale, 1.0) if antialias else 1.0
-    centres = (np.arange(out_size) + 0.5) * inv_scale - translation * inv_scale - 0.5
-    w = kernel(np.abs(centres[None, :] - np.arange(in_size)[:, None]) / width)
-    total = w.sum(axis=0, keepdims=True)
-    usable = np.abs(total) > 1000.0 * np.finfo(np.float32).eps
-    w = np.where(usable, w / np.where(total != 0, total, 1.0), 0.0)
-    inside = (centres >= -0.5) & (centres <= in_size - 0.5)
-    return np.where(inside[None, :], w, 0.0)
+SCALE_AND_TRANSLATE_METHODS = numpy_shaped.SCALE_AND_TRANSLATE_METHODS
+_KERNELS = numpy_shaped.KERNELS
+_weights = numpy_shaped.interpolation_weights
 
 
 def _apply(node, axis, matrix, work):
@@ -111,12 +59,7 @@ def _scale_and_translate(x, out_shape, dims, scales, translations, kernel, antia
 
 def _resize_nearest(x, out_shape):
     dims = [d for d in range(x.ndim) if x.shape[d] != out_shape[d]]
-    indices = [
-        np.floor(
-            (np.arange(out_shape[d], dtype=np.float32) + 0.5) * x.shape[d] / out_shape[d]
-        ).astype(np.int64)
-        for d in dims
-    ]
+    indices = [numpy_shaped.nearest_indices(x.shape[d], out_shape[d]) for d in dims]
 
     def build(a):
         for d, index in zip(dims, indices, strict=True):
@@ -127,30 +70,17 @@ def _resize_nearest(x, out_shape):
 
 
 def _crop_or_pad(images, target, crop, pad, fill_value, channels_last):
-    h_axis = images.ndim - 3 if channels_last else images.ndim - 2
-    height, width = images.shape[h_axis], images.shape[h_axis + 1]
-    th, tw = target
-    begin, end = [0] * images.ndim, list(images.shape)
     if crop:
-        ch = max(min(height, int(width * th / tw)), 1)
-        cw = max(min(width, int(height * tw / th)), 1)
-        top, left = int((height - ch) / 2), int((width - cw) / 2)
-        begin[h_axis], end[h_axis] = top, top + ch
-        begin[h_axis + 1], end[h_axis + 1] = left, left + cw
+        h_axis, rows, cols = numpy_shaped.aspect_crop(images.shape, target, channels_last)
+        begin, end = [0] * images.ndim, list(images.shape)
+        (begin[h_axis], end[h_axis]), (begin[h_axis + 1], end[h_axis + 1]) = rows, cols
 
         def build(a):
             return opset.slice(a, i64(begin), i64(end), i64([1] * len(begin)))
 
         return run(("crop", tuple(begin), tuple(end)), build, images)
     if pad:
-        ph = max(height, int(width * th / tw))
-        pw = max(width, int(height * tw / th))
-        top, left = int((ph - height) / 2), int((pw - width) / 2)
-        widths = [0] * images.ndim
-        if top > 0:
-            widths[h_axis] = top
-        elif left > 0:
-            widths[h_axis + 1] = left
+        widths = numpy_shaped.aspect_pad(images.shape, target, channels_last)
         fill = float(fill_value)
 
         def build(a):

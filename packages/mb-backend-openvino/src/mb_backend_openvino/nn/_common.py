@@ -1,18 +1,9 @@
 """Helpers shared by the nn ops: data layouts, per-axis arguments and windows."""
 
-import numpy as np
-
 from mb_backend_openvino._graph import i64, opset
-from mb_ops import config
-
-
-def data_format(value):
-    value = config.image_data_format() if value is None else value
-    if value not in ("channels_last", "channels_first"):
-        raise ValueError(
-            f"data_format must be 'channels_last' or 'channels_first'. Received: {value!r}."
-        )
-    return value
+from mb_ops.numpy_shaped import check_padding as check_padding
+from mb_ops.numpy_shaped import data_format as data_format
+from mb_ops.numpy_shaped import per_axis as per_axis
 
 
 def to_channels_first(node, fmt, n):
@@ -26,25 +17,6 @@ def from_channels_first(node, fmt, n):
     if fmt == "channels_first":
         return node
     return opset.transpose(node, i64([0, *range(2, n + 2), 1])).output(0)
-
-
-def per_axis(value, n, name):
-    """An int or a sequence, as a tuple of ``n`` ints."""
-    if isinstance(value, int | np.integer):
-        return (int(value),) * n
-    value = tuple(int(v) for v in value)
-    if len(value) == 1 and n > 1:
-        return value * n
-    if len(value) != n:
-        raise ValueError(f"{name} must have {n} values, one per spatial axis. Received: {value}.")
-    return value
-
-
-def check_padding(padding):
-    padding = padding.lower()
-    if padding not in ("valid", "same"):
-        raise ValueError(f"padding must be 'valid' or 'same'. Received: padding={padding!r}.")
-    return padding
 
 
 def auto_pad(padding):

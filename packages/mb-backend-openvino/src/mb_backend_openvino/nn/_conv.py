@@ -5,8 +5,6 @@ kernels are (*spatial, in, out) as in Keras. Both layouts are handled inside one
 compiled model (the transposes are fused by OpenVINO).
 """
 
-import numpy as np
-
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import (
@@ -27,6 +25,7 @@ from mb_backend_openvino.nn._common import (
     per_axis,
     to_channels_first,
 )
+from mb_ops.numpy_shaped import check_adaptive_rank, pair, transpose_paddings
 
 
 def _compute(dtype):
@@ -122,21 +121,6 @@ def separable_conv(
     return conv(depthwise, pointwise_kernel, 1, "valid", fmt, dilation_rate)
 
 
-def _transpose_pads(kernel_size, stride, dilation, padding, output_padding):
-    """Padding of the equivalent forward conv over the stride-dilated input (Keras's rule)."""
-    extent = (kernel_size - 1) * dilation + 1
-    if padding == "valid":
-        if output_padding is None:
-            output_padding = max(extent, stride) - extent
-        return extent - 1, extent - 1 + output_padding
-    if output_padding is None:
-        total = stride + extent - 2
-    else:
-        total = extent + extent % 2 - 2 + output_padding
-    left = min(total // 2 + total % 2, extent - 1)
-    return left, total - left
-
-
 def conv_transpose(
     inputs,
     kernel,
@@ -155,15 +139,9 @@ def conv_transpose(
             f"conv_transpose: kernel.shape[-1] ({kernel.shape[-1]}) must equal the input's "
             f"channels ({channels}); the kernel is (*spatial, out_channels, in_channels)."
         )
-    padding = check_padding(padding)
     strides = per_axis(strides, n, "strides")
     dilation = per_axis(dilation_rate, n, "dilation_rate")
-    if output_padding is None or isinstance(output_padding, int | np.integer):
-        output_padding = (output_padding,) * n
-    forward = [
-        _transpose_pads(k, s, d, padding, op)
-        for k, s, d, op in zip(kernel.shape[:n], strides, dilation, output_padding, strict=True)
-    ]
+    forward = transpose_paddings(kernel.shape[:n], strides, dilation, padding, output_padding)
     # ConvolutionBackpropData crops (extent - 1 - pad) per side of the full transposed output.
     begin, end, extra = [], [], []
     for (left, right), k, d in zip(forward, kernel.shape[:n], dilation, strict=True):
@@ -202,18 +180,10 @@ def conv_transpose(
     return run(key, build, x, kernel, static=(1,))
 
 
-def _pair(value):
-    return (
-        (int(value), int(value))
-        if isinstance(value, int | np.integer)
-        else tuple(int(v) for v in value)
-    )
-
-
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding blocks of an (N, C, H, W) input as (N, C * kH * kW, L), like torch's Unfold."""
     x = to_tensor(x)
-    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(_pair, (kernel_size, dilation, padding, stride))
+    (kh, kw), (dh, dw), (ph, pw), (sh, sw) = map(pair, (kernel_size, dilation, padding, stride))
     n, c, h, w = x.shape
     hp, wp = h + 2 * ph, w + 2 * pw
     oh = (hp - (kh - 1) * dh - 1) // sh + 1
@@ -239,8 +209,8 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Sum (N, C * kH * kW, L) blocks back into (N, C, H, W), like torch's Fold."""
     x = to_tensor(x)
-    (oh, ow), (kh, kw) = _pair(output_size), _pair(kernel_size)
-    (dh, dw), (ph, pw), (sh, sw) = map(_pair, (dilation, padding, stride))
+    (oh, ow), (kh, kw) = pair(output_size), pair(kernel_size)
+    (dh, dw), (ph, pw), (sh, sw) = map(pair, (dilation, padding, stride))
     n = x.shape[0]
     c = x.shape[1] // (kh * kw)
     nh = (oh + 2 * ph - dh * (kh - 1) - 1) // sh + 1
@@ -372,12 +342,7 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
 def _adaptive(name, inputs, output_size, fmt):
     fmt = data_format(fmt)
     x = to_tensor(inputs)
-    n = x.ndim - 2
-    if n not in (1, 2, 3):
-        raise ValueError(
-            f"Adaptive pooling supports 1D, 2D and 3D inputs (rank 3 to 5). "
-            f"Received an input of rank {x.ndim}."
-        )
+    n = check_adaptive_rank(x.ndim)
     output_size = per_axis(output_size, n, "output_size")
     dtype = x.dtype
     work = "float32" if dtype in ("float16", "bfloat16") else dtype

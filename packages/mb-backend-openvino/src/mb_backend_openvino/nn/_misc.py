@@ -19,7 +19,7 @@ from mb_backend_openvino._graph import (
     transpose,
 )
 from mb_backend_openvino.nn._losses import _one_hot_node
-from mb_ops import config
+from mb_ops import config, numpy_shaped
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
@@ -93,18 +93,8 @@ def dot_product_attention(
     flash_attention=None,
     attn_logits_soft_cap=None,
 ):
-    if flash_attention:
-        raise ValueError(
-            "flash_attention=True is not supported on the openvino backend. "
-            "Pass flash_attention=None or False."
-        )
     query, key, value = to_tensor(query), to_tensor(key), to_tensor(value)
-    if query.ndim != 4:
-        raise ValueError(
-            "dot_product_attention expects 4D inputs (batch, seq, heads, head_dim). "
-            f"Received: query.shape={query.shape}, key.shape={key.shape}, "
-            f"value.shape={value.shape}."
-        )
+    numpy_shaped.check_attention_arguments("openvino", flash_attention, query, key, value)
     dtype = _dtypes.result_type(query.dtype, key.dtype, value.dtype)
     work = "float64" if dtype == "float64" else "float32"
     repeats = query.shape[2] // key.shape[2] if key.shape[2] != query.shape[2] else 1

@@ -1,7 +1,6 @@
 """Element-wise arithmetic: the four operations, powers and roots, signs and absolute
-values, extremes, rounding, clipping, integer and float-bit helpers, complex parts."""
-
-import math
+values, extremes, rounding, clipping, integer and float-bit
+helpers (complex parts are in ``_complex.py``)."""
 
 import numpy as np
 
@@ -16,10 +15,7 @@ from mb_backend_openvino.numpy._common import (
     int_to_floatx,
     is_float,
     is_nan,
-    real_only,
-    signbit_node,
     small_int_to_float,
-    to_float,
     unary,
 )
 
@@ -218,17 +214,6 @@ ceil = float_unary("ceil", opset.ceiling)
 floor = float_unary("floor", opset.floor)
 
 
-def angle(x):
-    x = real_only("angle", x)
-
-    def build(a, d):
-        zero = const_like(0, a)
-        out = opset.select(signbit_node(a), const_like(math.pi, a), zero)
-        return opset.select(is_nan(a), a, out)
-
-    return unary("angle", build, x, compute=to_float)
-
-
 def fabs(x):
     return unary("fabs", lambda a, d: abs_node(a), x, compute=int_to_floatx)
 
@@ -317,31 +302,6 @@ def trunc(x):
         return opset.select(opset.less(a, zero), opset.ceiling(a), opset.floor(a))
 
     return unary("trunc", build, x)
-
-
-def real(x):
-    return real_only("real", x)
-
-
-def imag(x):
-    x = real_only("imag", x)
-    return unary(
-        "imag",
-        lambda a, d: (
-            opset.multiply(a, const_like(0, a))
-            if d != "bool"
-            else opset.logical_and(a, opset.logical_not(a))
-        ),
-        x,
-    )
-
-
-def conjugate(x):
-    return real_only("conjugate", x)
-
-
-def conj(x):
-    return real_only("conj", x)
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):

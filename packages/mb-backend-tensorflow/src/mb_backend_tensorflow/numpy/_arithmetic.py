@@ -1,5 +1,6 @@
 """Element-wise arithmetic: the four operations, powers and roots, signs and absolute
-values, extremes, rounding, clipping, integer and float-bit helpers, complex parts."""
+values, extremes, rounding, clipping, integer and float-bit
+helpers (complex parts are in ``_complex.py``)."""
 
 import math as pymath
 
@@ -12,7 +13,6 @@ from mb_backend_tensorflow.numpy._common import (
     promote,
     promote_float,
     tensor,
-    to_float,
     unary_float_dtype,
 )
 
@@ -330,30 +330,3 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     x = tf.where(tf.math.is_nan(x), tf.constant(nan, x.dtype), x)
     x = tf.where(tf.math.is_inf(x) & (x > 0), tf.constant(info_max, x.dtype), x)
     return tf.where(tf.math.is_inf(x) & (x < 0), tf.constant(info_min, x.dtype), x)
-
-
-def angle(x):
-    x = tensor(x)
-    if x.dtype.is_complex:
-        return tf.math.angle(x)
-    x = to_float(x)
-    return tf.where(x < 0, tf.constant(pymath.pi, x.dtype), tf.zeros_like(x))
-
-
-def real(x):
-    x = tensor(x)
-    return tf.math.real(x) if x.dtype.is_complex else x
-
-
-def imag(x):
-    x = tensor(x)
-    return tf.math.imag(x) if x.dtype.is_complex else tf.zeros_like(x)
-
-
-def conjugate(x):
-    x = tensor(x)
-    return tf.math.conj(x) if x.dtype.is_complex else x
-
-
-def conj(x):
-    return conjugate(x)

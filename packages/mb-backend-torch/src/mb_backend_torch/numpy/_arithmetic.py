@@ -1,5 +1,6 @@
 """Element-wise arithmetic: the four operations, powers and roots, signs and absolute
-values, extremes, rounding, clipping, integer and float-bit helpers, complex parts."""
+values, extremes, rounding, clipping, integer and float-bit
+helpers (complex parts are in ``_complex.py``)."""
 
 import torch
 
@@ -16,41 +17,6 @@ from mb_backend_torch.numpy._common import (
     t,
     to_float,
 )
-
-# ----- complex parts -------------------------------------------------------------------
-
-
-def conjugate(x):
-    x = t(x)
-    if not x.dtype.is_complex:
-        return x
-    return torch.conj(x).resolve_conj()
-
-
-def conj(x):
-    return conjugate(x)
-
-
-def real(x):
-    x = t(x)
-    return torch.real(x) if x.dtype.is_complex else x
-
-
-def imag(x):
-    x = t(x)
-    if x.dtype.is_complex:
-        return torch.imag(x)
-    return torch.zeros_like(x)
-
-
-def angle(x):
-    x = t(x)
-    if x.dtype.is_complex:
-        return torch.angle(x)
-    x = to_float(x)
-    if x.dtype is torch.float16 and x.device.type == "cpu":
-        return torch.angle(x.to(torch.float32)).to(torch.float16)
-    return torch.angle(x)
 
 
 def _commutative(x1, x2):

@@ -158,3 +158,14 @@ def binary_needs_two_classes(label_mode: Any, class_names: Any) -> None:
             "label_mode='binary' needs exactly 2 classes. Received: "
             f"class_names={class_names}. Use label_mode='int' or 'categorical' for more."
         )
+
+
+def make_subsets(make, paths, labels, validation_split, subset, shuffle):
+    """``make(paths, labels, shuffle, what)`` for the ``subset`` asked for (None,
+    "training" or "validation"), or ``[training, validation]`` for "both"; the
+    validation part is never shuffled."""
+    if subset == "both":
+        train = split(paths, labels, validation_split, "training")
+        val = split(paths, labels, validation_split, "validation")
+        return [make(*train, shuffle, "training "), make(*val, False, "validation ")]
+    return make(*split(paths, labels, validation_split, subset), shuffle, "")

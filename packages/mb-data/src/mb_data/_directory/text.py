@@ -93,8 +93,4 @@ def text_dataset_from_directory(
         ds.class_names = class_names
         return ds
 
-    if subset == "both":
-        train = index.split(paths, labels, validation_split, "training")
-        val = index.split(paths, labels, validation_split, "validation")
-        return [make(*train, shuffle, "training "), make(*val, False, "validation ")]
-    return make(*index.split(paths, labels, validation_split, subset), shuffle, "")
+    return index.make_subsets(make, paths, labels, validation_split, subset, shuffle)

@@ -10,13 +10,12 @@ builds the layer on the inputs, takes the weights, and returns its outputs.
 
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 
 from mb_layers import _registry
+from mb_ops import testing
 
 _SCRIPT = r"""
 import json, sys
@@ -97,17 +96,7 @@ def keras_outputs(cases):
         with open(os.path.join(folder, "cases.json"), "w") as f:
             json.dump(meta, f)
         np.savez(os.path.join(folder, "arrays.npz"), **arrays)
-        env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-        env.pop("MB_BACKEND", None)
-        result = subprocess.run(
-            [sys.executable, "-c", _SCRIPT, folder],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"Keras reference run failed:\n{result.stderr[-4000:]}")
+        testing.run_keras(_SCRIPT, folder, backend="numpy")
         found = np.load(os.path.join(folder, "results.npz"))
         out = []
         for i in range(len(cases)):

@@ -6,6 +6,7 @@ from typing import Any
 
 from mb_ops import _dtypes
 from mb_ops._ops import numpy_arithmetic as arith
+from mb_ops._ops import numpy_complex as cplx
 from mb_ops._ops import numpy_joining as join
 from mb_ops._ops._machinery import op
 from mb_ops._ops._shapes import (
@@ -668,7 +669,7 @@ def _view_as_real_spec(op_name: str, x: Any) -> Any:
 
 
 def _view_as_real(x):
-    return join.stack([arith.real(x), arith.imag(x)], axis=-1)
+    return join.stack([cplx.real(x), cplx.imag(x)], axis=-1)
 
 
 @op(_view_as_real_spec, "math", fallback=_view_as_real)

@@ -5,6 +5,7 @@ The functions are declared per op group, in the files that mirror ``mb_ops._ops`
 from typing import Protocol
 
 from mb_ops._protocols.numpy_arithmetic import NumpyArithmetic
+from mb_ops._protocols.numpy_complex import NumpyComplex
 from mb_ops._protocols.numpy_creation import NumpyCreation
 from mb_ops._protocols.numpy_cumulative import NumpyCumulative
 from mb_ops._protocols.numpy_indexing import NumpyIndexing
@@ -19,6 +20,7 @@ from mb_ops._protocols.numpy_transcendental import NumpyTranscendental
 
 class Numpy(
     NumpyArithmetic,
+    NumpyComplex,
     NumpyCreation,
     NumpyCumulative,
     NumpyIndexing,

@@ -20,10 +20,6 @@ class NumpyArithmetic(Protocol):
         """Add arguments element-wise (with broadcasting)."""
         ...
 
-    def angle(self, x: Tensor) -> Any:
-        """Angle of a complex argument, element-wise."""
-        ...
-
     def cbrt(self, x: Tensor) -> Any:
         """Element-wise cube root."""
         ...
@@ -34,14 +30,6 @@ class NumpyArithmetic(Protocol):
 
     def clip(self, x: Tensor, x_min: Any, x_max: Any) -> Any:
         """Clip (limit) the values of a tensor."""
-        ...
-
-    def conj(self, x: Tensor) -> Any:
-        """Complex conjugate, element-wise."""
-        ...
-
-    def conjugate(self, x: Tensor) -> Any:
-        """Alias of ``conj``."""
         ...
 
     def divide(self, x1: Tensor, x2: Tensor) -> Any:
@@ -84,10 +72,6 @@ class NumpyArithmetic(Protocol):
         """Heaviside step function."""
         ...
 
-    def imag(self, x: Tensor) -> Any:
-        """Imaginary part, element-wise."""
-        ...
-
     def lcm(self, x1: Tensor, x2: Tensor) -> Any:
         """Least common multiple, element-wise."""
         ...
@@ -126,10 +110,6 @@ class NumpyArithmetic(Protocol):
 
     def power(self, x1: Tensor, x2: Tensor) -> Any:
         """First tensor elements raised to powers from the second, element-wise."""
-        ...
-
-    def real(self, x: Tensor) -> Any:
-        """Real part, element-wise."""
         ...
 
     def reciprocal(self, x: Tensor) -> Any:

@@ -2,24 +2,13 @@
 
 A backend package's test module needs only::
 
-    import pytest
     from mb_ops import testing
 
-    @pytest.mark.parametrize("case", testing.pytest_cases())
-    def test_op_conforms(case):
-        testing.run_case(case)
+    globals().update(testing.conformance_tests("mb_backend_numpy"))
 
-    @pytest.mark.parametrize("check", testing.pytest_random_checks())
-    def test_random_conforms(check):
-        testing.run_random_check(check)
-
-    def test_backend_contract_is_complete():
-        assert testing.check_backend_contract("mb_backend_numpy") == []
-
-    def test_backend_signatures_are_the_contracts():
-        assert testing.check_backend_signatures("mb_backend_numpy") == []
-
-(run with ``MB_BACKEND`` set to that backend).
+(run with ``MB_BACKEND`` set to that backend): every case, the random checks, the
+contract's completeness and its signatures. The pieces (``pytest_cases``,
+``run_case``, ``check_backend_contract``, ...) serve a backend that runs a part.
 """
 
 from __future__ import annotations
@@ -43,6 +32,10 @@ from mb_ops.testing._random_checks import random_checks as random_checks
 from mb_ops.testing._random_checks import run_random_check as run_random_check
 from mb_ops.testing._skips import declared_ops_only as declared_ops_only
 from mb_ops.testing._skips import is_declared_unsupported as is_declared_unsupported
+from mb_ops.testing._suites import ENGINES as ENGINES
+from mb_ops.testing._suites import conformance_tests as conformance_tests
+from mb_ops.testing._suites import engines_loaded_by as engines_loaded_by
+from mb_ops.testing._suites import run_keras as run_keras
 
 
 def cases(modules: Any = None) -> list[OpCase]:
@@ -73,6 +66,7 @@ def covered_ops() -> set[str]:
 
 
 __all__ = [
+    "ENGINES",
     "OPTIONAL",
     "REQUIRED",
     "TOLERANCES",
@@ -83,13 +77,16 @@ __all__ = [
     "check_backend_contract",
     "check_backend_signatures",
     "check_unsupported",
+    "conformance_tests",
     "covered_ops",
     "declared_ops_only",
+    "engines_loaded_by",
     "is_declared_unsupported",
     "provided_by_backend",
     "pytest_cases",
     "pytest_random_checks",
     "random_checks",
     "run_case",
+    "run_keras",
     "run_random_check",
 ]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from mb_ops.testing._case import OpCase
-from mb_ops.testing._cases_elementwise import elementwise_cases
+from mb_ops.testing._cases_arithmetic import arithmetic_cases
+from mb_ops.testing._cases_logic import logic_cases
+from mb_ops.testing._cases_transcendental import transcendental_cases
 from mb_ops.testing._inputs import rand
 
 _REDUCTIONS = {
@@ -486,7 +488,9 @@ def _creation_cases() -> list[OpCase]:
 def numpy_cases() -> list[OpCase]:
     """Every conformance case of the numpy family."""
     return [
-        *elementwise_cases(),
+        *arithmetic_cases(),
+        *transcendental_cases(),
+        *logic_cases(),
         *_reduction_cases(),
         *_shape_cases(),
         *_linear_cases(),

@@ -2,7 +2,7 @@
 
 from mb_layers import initializers
 from mb_train.optimizers._apply import builtin_update_step
-from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._base import Optimizer, base_arguments
 from mb_train.optimizers._rules import elementwise_rule
 
 
@@ -58,20 +58,7 @@ class Adagrad(Optimizer):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            name=name,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         if not initial_accumulator_value >= 0:
             raise ValueError(
                 "Adagrad: `initial_accumulator_value` must be >= 0. Received: "
@@ -138,20 +125,7 @@ class Adadelta(Optimizer):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            name=name,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         self.rho = rho
         self.epsilon = epsilon
 

@@ -2,7 +2,7 @@
 
 from mb_ops import ops
 from mb_train.optimizers._apply import cast_to
-from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._base import Optimizer, base_arguments
 from mb_train.optimizers._rules import elementwise_rule
 
 
@@ -75,20 +75,7 @@ class Adam(Optimizer):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            name=name,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         self.beta_1 = beta_1
         self.beta_2 = beta_2
         self.epsilon = epsilon

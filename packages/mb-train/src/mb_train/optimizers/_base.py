@@ -1,6 +1,7 @@
 """`Optimizer`: Keras 3's optimizer base, written once over `mb_ops`."""
 
 import contextlib
+import inspect
 import re
 import warnings
 
@@ -307,3 +308,16 @@ class Optimizer(ApplyMixin, VariablesMixin):
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+_BASE_ARGUMENTS = tuple(inspect.signature(Optimizer.__init__).parameters)[1:-1]
+
+
+def base_arguments(arguments):
+    """The base ``Optimizer``'s arguments out of a subclass ``__init__``'s ``locals()``.
+
+    Every optimizer repeats the common arguments in its own signature, as Keras's do;
+    ``super().__init__(**base_arguments(locals()))`` hands them (and ``**kwargs``) on
+    without listing them a second time.
+    """
+    return {**{name: arguments[name] for name in _BASE_ARGUMENTS}, **arguments["kwargs"]}

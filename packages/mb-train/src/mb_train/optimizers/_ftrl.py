@@ -3,7 +3,7 @@
 from mb_layers import initializers
 from mb_ops import ops
 from mb_train.optimizers._apply import cast_to
-from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._base import Optimizer, base_arguments
 
 
 def ftrl_rule(param, grad, accum, linear, lr, l2_reg, power, low, high, two_shrinkage):
@@ -64,20 +64,7 @@ class Ftrl(Optimizer):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            name=name,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         _non_negative(initial_accumulator_value, "initial_accumulator_value")
         if not learning_rate_power <= 0.0:
             raise ValueError(

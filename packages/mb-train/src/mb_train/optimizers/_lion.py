@@ -1,7 +1,7 @@
 """Lion: the sign of an interpolated momentum (Chen et al. 2023)."""
 
 from mb_train.optimizers import _checks
-from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._base import Optimizer, base_arguments
 from mb_train.optimizers._rules import elementwise_rule
 
 
@@ -49,20 +49,7 @@ class Lion(Optimizer):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            name=name,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         _checks.check_range(beta_1, "beta_1", 0, 1, "Lion", low_open=True)
         self.beta_1 = beta_1
         self.beta_2 = beta_2

@@ -6,7 +6,7 @@ import re
 from mb_ops import ops
 from mb_train.optimizers._adam import adam_alpha, adam_rule
 from mb_train.optimizers._apply import cast_to
-from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._base import Optimizer, base_arguments
 
 
 def muon_rule(optimizer):
@@ -76,20 +76,7 @@ class Muon(Optimizer):
         rms_rate=0.2,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            name=name,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         if not isinstance(ns_steps, int) or isinstance(ns_steps, bool) or ns_steps < 0:
             raise ValueError(f"Muon: `ns_steps` must be an int >= 0. Received: {ns_steps!r}.")
         self.adam_beta_1 = adam_beta_1

@@ -2,7 +2,7 @@
 
 import functools
 
-from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._base import Optimizer, base_arguments
 from mb_train.optimizers._rules import elementwise_rule
 
 
@@ -80,20 +80,7 @@ class RMSprop(Optimizer):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            name=name,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         self.rho = rho
         self.momentum = momentum
         self.epsilon = epsilon

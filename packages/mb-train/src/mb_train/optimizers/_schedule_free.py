@@ -2,7 +2,7 @@
 
 from mb_ops import ops
 from mb_train.optimizers._apply import cast_to
-from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._base import Optimizer, base_arguments
 
 
 def schedule_free_rule(
@@ -61,20 +61,7 @@ class ScheduleFreeAdamW(Optimizer):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            name=name,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         if not 0 < beta_1 <= 1:
             raise ValueError(
                 f"ScheduleFreeAdamW: `beta_1` must be in (0, 1]. Received: beta_1={beta_1}."

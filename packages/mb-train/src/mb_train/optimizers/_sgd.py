@@ -1,7 +1,7 @@
 """SGD with optional (Nesterov) momentum."""
 
 from mb_train.optimizers import _checks
-from mb_train.optimizers._base import Optimizer
+from mb_train.optimizers._base import Optimizer, base_arguments
 from mb_train.optimizers._rules import elementwise_rule
 
 
@@ -64,20 +64,7 @@ class SGD(Optimizer):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            name=name,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(locals()))
         self.momentum = float(_checks.check_range(momentum, "momentum", 0, 1, "SGD"))
         self.nesterov = bool(nesterov)
 

@@ -12,6 +12,37 @@ from __future__ import annotations
 from typing import Any
 
 from mb_graph import tree
+from mb_ops.numpy_shaped._arrays import NumpyDtypes as NumpyDtypes
+from mb_ops.numpy_shaped._arrays import check_dense as check_dense
+from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
+from mb_ops.numpy_shaped._arrays import from_python as from_python
+from mb_ops.numpy_shaped._control_flow import associative_scan as associative_scan
+from mb_ops.numpy_shaped._control_flow import fori_loop as fori_loop
+from mb_ops.numpy_shaped._control_flow import map as map
+from mb_ops.numpy_shaped._control_flow import scan as scan
+from mb_ops.numpy_shaped._control_flow import vectorized_map as vectorized_map
+from mb_ops.numpy_shaped._control_flow import while_loop as while_loop
+from mb_ops.numpy_shaped._conv import check_adaptive_rank as check_adaptive_rank
+from mb_ops.numpy_shaped._conv import check_attention_arguments as check_attention_arguments
+from mb_ops.numpy_shaped._conv import check_padding as check_padding
+from mb_ops.numpy_shaped._conv import data_format as data_format
+from mb_ops.numpy_shaped._conv import pair as pair
+from mb_ops.numpy_shaped._conv import per_axis as per_axis
+from mb_ops.numpy_shaped._conv import transpose_paddings as transpose_paddings
+from mb_ops.numpy_shaped._inference import custom_gradient as custom_gradient
+from mb_ops.numpy_shaped._inference import refusals as refusals
+from mb_ops.numpy_shaped._inference import remat as remat
+from mb_ops.numpy_shaped._math import check_cdist_shapes as check_cdist_shapes
+from mb_ops.numpy_shaped._math import check_stft_arguments as check_stft_arguments
+from mb_ops.numpy_shaped._math import complex_parts as complex_parts
+from mb_ops.numpy_shaped._math import istft_bounds as istft_bounds
+from mb_ops.numpy_shaped._math import stft_window as stft_window
+from mb_ops.numpy_shaped._resize import KERNELS as KERNELS
+from mb_ops.numpy_shaped._resize import SCALE_AND_TRANSLATE_METHODS as SCALE_AND_TRANSLATE_METHODS
+from mb_ops.numpy_shaped._resize import aspect_crop as aspect_crop
+from mb_ops.numpy_shaped._resize import aspect_pad as aspect_pad
+from mb_ops.numpy_shaped._resize import interpolation_weights as interpolation_weights
+from mb_ops.numpy_shaped._resize import nearest_indices as nearest_indices
 
 
 def rnn(

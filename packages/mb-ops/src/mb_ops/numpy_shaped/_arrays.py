@@ -1,0 +1,82 @@
+"""NumPy dtypes and host-array conversion, written once for the engines that keep
+NumPy arrays on the host (numpy, openvino)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from mb_ops.dtypes import standardize_dtype
+
+
+class NumpyDtypes:
+    """mb dtype names <-> ``numpy.dtype`` objects, memoized (they sit on every op's path).
+
+    ``special`` maps the names NumPy does not know by itself (bfloat16 and float8
+    from ml-dtypes, ...) to their dtypes.
+
+    >>> dtypes = NumpyDtypes({})
+    >>> dtypes.to_numpy_dtype("int8"), dtypes.name_of(np.dtype("float32"))
+    (dtype('int8'), 'float32')
+    """
+
+    def __init__(self, special: dict[str, np.dtype]) -> None:
+        self._special = special
+        self._by_key: dict[Any, np.dtype] = {}  # mb name or numpy dtype -> numpy dtype
+        self._names: dict[Any, str] = {}  # numpy dtype -> mb name
+
+    def to_numpy_dtype(self, dtype: Any) -> np.dtype:
+        """The ``numpy.dtype`` of an mb dtype (None: floatx)."""
+        try:
+            return self._by_key[dtype]
+        except (KeyError, TypeError):
+            pass
+        name = standardize_dtype(dtype)
+        found = self._special.get(name)
+        found = found if found is not None else np.dtype(name)
+        if isinstance(dtype, str | np.dtype):
+            self._by_key[dtype] = found
+        return found
+
+    def name_of(self, np_dtype: Any) -> str:
+        """The mb name of a ``numpy.dtype``."""
+        try:
+            return self._names[np_dtype]
+        except KeyError:
+            name = self._names[np_dtype] = standardize_dtype(np_dtype)
+            return name
+
+
+def check_dense(backend: str, sparse: Any, ragged: Any) -> None:
+    """``convert_to_tensor``'s refusal of ``sparse=True``/``ragged=True``."""
+    if sparse:
+        raise ValueError(
+            f"sparse=True is not supported on the {backend} backend: it has no sparse "
+            "tensors. Pass sparse=None or False, or densify the input."
+        )
+    if ragged:
+        raise ValueError(
+            f"ragged=True is not supported on the {backend} backend: it has no ragged "
+            "tensors. Pad the input to a rectangular array instead."
+        )
+
+
+def empty_shape(x: Any) -> tuple[int, ...]:
+    """The shape of a nested list holding no numbers (``[[], []]`` -> ``(2, 0)``)."""
+    shape = []
+    while isinstance(x, list | tuple):
+        shape.append(len(x))
+        if not x:
+            break
+        x = x[0]
+    return tuple(shape)
+
+
+def from_python(x: Any, target: np.dtype) -> np.ndarray:
+    """Python numbers or nested lists as an array of ``target``."""
+    try:
+        return np.asarray(x, dtype=target)
+    except (TypeError, ValueError):
+        # ml-dtypes (bfloat16) and some sources convert only from an array.
+        return np.asarray(x).astype(target)

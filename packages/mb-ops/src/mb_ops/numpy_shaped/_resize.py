@@ -1,0 +1,114 @@
+"""The host-side NumPy pieces of ``image.resize`` and ``scale_and_translate``:
+interpolation kernels, per-axis weight matrices, nearest indices and the
+crop/pad box for a target aspect ratio. Each engine applies them its own way."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+SCALE_AND_TRANSLATE_METHODS = (
+    "linear",
+    "bilinear",
+    "trilinear",
+    "cubic",
+    "bicubic",
+    "tricubic",
+    "lanczos3",
+    "lanczos5",
+)
+
+
+def _triangle(x: np.ndarray) -> np.ndarray:
+    return np.maximum(0.0, 1.0 - np.abs(x))
+
+
+def _keys_cubic(x: np.ndarray) -> np.ndarray:
+    """Keys' cubic convolution kernel with a = -0.5."""
+    out = ((1.5 * x - 2.5) * x) * x + 1.0
+    out = np.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, out)
+    return np.where(x >= 2.0, 0.0, out)
+
+
+def _lanczos(radius: float) -> Callable[[np.ndarray], np.ndarray]:
+    def kernel(x: np.ndarray) -> np.ndarray:
+        y = radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius)
+        safe = np.where(x != 0, np.pi**2 * x**2, 1.0)
+        out = np.where(x > 1e-3, y / safe, 1.0)
+        return np.where(x > radius, 0.0, out)
+
+    return kernel
+
+
+KERNELS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "linear": _triangle,
+    "bilinear": _triangle,
+    "trilinear": _triangle,
+    "cubic": _keys_cubic,
+    "bicubic": _keys_cubic,
+    "tricubic": _keys_cubic,
+    "lanczos3": _lanczos(3.0),
+    "lanczos5": _lanczos(5.0),
+}
+"""Interpolation method -> its kernel over distances (JAX's ``scale_and_translate``)."""
+
+
+def interpolation_weights(
+    in_size: int, out_size: int, scale: float, translation: float, kernel: Any, antialias: bool
+) -> np.ndarray:
+    """The (in_size, out_size) matrix mapping one axis of the input to the output.
+
+    >>> interpolation_weights(2, 4, 2.0, 0.0, KERNELS["linear"], False).round(2).tolist()
+    [[1.0, 0.75, 0.25, 0.0], [0.0, 0.25, 0.75, 1.0]]
+    """
+    inv_scale = 1.0 / scale
+    kernel_scale = max(inv_scale, 1.0) if antialias else 1.0
+    sample = (np.arange(out_size) + 0.5) * inv_scale - translation * inv_scale - 0.5
+    w = kernel(np.abs(sample[None, :] - np.arange(in_size)[:, None]) / kernel_scale)
+    total = np.sum(w, axis=0, keepdims=True)
+    w = np.where(
+        np.abs(total) > 1000.0 * np.finfo(np.float32).eps,
+        w / np.where(total != 0, total, 1.0),
+        0.0,
+    )
+    inside = (sample >= -0.5) & (sample <= in_size - 0.5)
+    return np.where(inside[None, :], w, 0.0)
+
+
+def nearest_indices(in_size: int, out_size: int) -> np.ndarray:
+    """The input index each output position of a nearest resize takes (half-pixel centres)."""
+    centres = (np.arange(out_size, dtype=np.float32) + 0.5) * in_size / out_size
+    return np.floor(centres).astype(np.int64)
+
+
+def aspect_crop(
+    shape: Any, target: Any, channels_last: bool
+) -> tuple[int, tuple[int, int], tuple[int, int]]:
+    """``crop_to_aspect_ratio``: the height axis and the (start, stop) rows and columns
+    of the centred crop with the aspect ratio of ``target`` (height, width)."""
+    h_axis = len(shape) - 3 if channels_last else len(shape) - 2
+    height, width = shape[h_axis], shape[h_axis + 1]
+    th, tw = target
+    ch = max(min(height, int(width * th / tw)), 1)
+    cw = max(min(width, int(height * tw / th)), 1)
+    top, left = int((height - ch) / 2), int((width - cw) / 2)
+    return h_axis, (top, top + ch), (left, left + cw)
+
+
+def aspect_pad(shape: Any, target: Any, channels_last: bool) -> list[int]:
+    """``pad_to_aspect_ratio``: per axis, the padding on each side that gives the
+    aspect ratio of ``target`` (height, width); rows or columns, never both."""
+    h_axis = len(shape) - 3 if channels_last else len(shape) - 2
+    height, width = shape[h_axis], shape[h_axis + 1]
+    th, tw = target
+    ph = max(height, int(width * th / tw))
+    pw = max(width, int(height * tw / th))
+    top, left = int((ph - height) / 2), int((pw - width) / 2)
+    pads = [0] * len(shape)
+    if top > 0:
+        pads[h_axis] = top
+    elif left > 0:
+        pads[h_axis + 1] = left
+    return pads

@@ -1,0 +1,89 @@
+"""Test functions every backend (or package) runs the same way, written once."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from typing import Any
+
+ENGINES = ("jax", "torch", "tensorflow", "openvino")
+"""The engines a backend may import (the numpy backend imports none of them)."""
+
+
+def conformance_tests(package: str) -> dict[str, Callable[..., Any]]:
+    """The kit's four tests for the backend package ``package``, to put in a test module::
+
+        globals().update(testing.conformance_tests("mb_backend_numpy"))
+
+    ``test_op_conforms`` (every case), ``test_random_conforms`` (the random functions),
+    ``test_backend_contract_is_complete`` and
+    ``test_every_function_takes_the_contracts_signature``; run with ``MB_BACKEND`` set
+    to that backend.
+    """
+    import pytest
+
+    from mb_ops import testing
+
+    @pytest.mark.parametrize("case", testing.pytest_cases())
+    def test_op_conforms(case: Any) -> None:
+        testing.run_case(case)
+
+    @pytest.mark.parametrize("check", testing.pytest_random_checks())
+    def test_random_conforms(check: Any) -> None:
+        testing.run_random_check(check)
+
+    def test_backend_contract_is_complete() -> None:
+        assert testing.check_backend_contract(package) == []
+
+    def test_every_function_takes_the_contracts_signature() -> None:
+        assert testing.check_backend_signatures(package) == []
+
+    tests = (
+        test_op_conforms,
+        test_random_conforms,
+        test_backend_contract_is_complete,
+        test_every_function_takes_the_contracts_signature,
+    )
+    return {test.__name__: test for test in tests}
+
+
+def engines_loaded_by(code: str, backend: str = "numpy", timeout: float = 300) -> list[str]:
+    """The engines in ``sys.modules`` after running ``code`` in a fresh interpreter
+    with ``MB_BACKEND=backend`` (a failing ``code`` fails with its stderr).
+
+    ``engines_loaded_by("import mb_data")`` is ``[]`` when importing mb_data under
+    the numpy backend loads no engine.
+    """
+    script = f"{code}\nimport sys\nprint([e for e in {ENGINES!r} if e in sys.modules])"
+    env = {**os.environ, "MB_BACKEND": backend}
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    return ast.literal_eval(result.stdout.strip().splitlines()[-1])
+
+
+def run_keras(
+    script: str, *args: str, backend: str = "jax", timeout: float = 600, **env: str
+) -> subprocess.CompletedProcess:
+    """Run ``script`` (Python source, given ``args`` as ``sys.argv[1:]``) in a fresh
+    interpreter with Keras 3 on ``backend`` (``KERAS_BACKEND``; ``MB_BACKEND`` unset,
+    TensorFlow's logs quiet, ``env`` added), as the tests that compare mb with Keras do.
+
+    Returns the finished process (``.stdout`` holds what the script printed); a script
+    that fails fails the caller with the end of its stderr.
+    """
+    environ = {k: v for k, v in os.environ.items() if k != "MB_BACKEND"}
+    environ.update(KERAS_BACKEND=backend, TF_CPP_MIN_LOG_LEVEL="3", **env)
+    result = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert result.returncode == 0, f"the Keras run failed:\n{result.stderr[-4000:]}"
+    return result
