@@ -74,6 +74,8 @@ def test_device_count_processes_and_placement():
 def test_export_converts_a_pure_function_to_a_tf_function_and_refuses_torch_programs():
     from types import SimpleNamespace as Spec
 
+    pytest.importorskip("tensorflow", reason="exporting through jax2tf needs TensorFlow")
+
     weight = np.arange(6, dtype="float32").reshape(3, 2)
     tf_vars = export.to_tf_variables([Spec(value=weight, trainable=True, path="dense/kernel")])
     serve = export.to_tf_function(

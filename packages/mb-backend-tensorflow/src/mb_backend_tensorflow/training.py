@@ -47,23 +47,26 @@ _TF_FUNCTION_OPTIONS = ("reduce_retracing", "input_signature", "autograph")
 _XLA_UNSUPPORTED = "Detected unsupported operations when trying to compile graph"
 
 
-def _xla_or_graph(fn, **kwargs):
+class _XlaOrGraph:
     """``fn`` as a ``tf.function`` compiled with XLA, or as a plain graph where XLA can't.
 
     XLA refuses a graph holding an op it has no kernel for when it compiles it, before
     anything runs; the function then warns, naming the ops, and runs as a plain graph
     (Keras turns ``jit_compile=True`` off with a warning for the layers it knows XLA
-    cannot compile; this finds them whatever the layer).
+    cannot compile; this finds them whatever the layer). Other attributes are the
+    current ``tf.function``'s (``experimental_get_compiler_ir``, ...).
     """
-    xla = tf.function(fn, jit_compile=True, **kwargs)
-    current = [xla]
 
-    def call(*args, **kw):
-        run = current[0]
+    def __init__(self, fn, **kwargs):
+        self._fn, self._kwargs = fn, kwargs
+        self._xla = self._current = tf.function(fn, jit_compile=True, **kwargs)
+
+    def __call__(self, *args, **kwargs):
+        run = self._current
         try:
-            return run(*args, **kw)
+            return run(*args, **kwargs)
         except tf.errors.InvalidArgumentError as error:
-            if run is not xla or _XLA_UNSUPPORTED not in str(error):
+            if run is not self._xla or _XLA_UNSUPPORTED not in str(error):
                 raise
             names = sorted(set(re.findall(r"No registered '(\w+)' OpKernel", str(error))))
             warnings.warn(
@@ -72,10 +75,11 @@ def _xla_or_graph(fn, **kwargs):
                 "Pass jit_compile=False (or 'auto') to compile() to silence this.",
                 stacklevel=2,
             )
-            current[0] = tf.function(fn, jit_compile=False, **kwargs)
-            return current[0](*args, **kw)
+            self._current = tf.function(self._fn, jit_compile=False, **self._kwargs)
+            return self._current(*args, **kwargs)
 
-    return call
+    def __getattr__(self, name):
+        return getattr(self._current, name)
 
 
 def _as_watchable(x):
@@ -159,7 +163,7 @@ def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
     kwargs.setdefault("reduce_retracing", True)
     kwargs.setdefault("autograph", False)
     if jit_compile:
-        return _xla_or_graph(fn, **kwargs)
+        return _XlaOrGraph(fn, **kwargs)
     return tf.function(fn, **kwargs)
 
 
@@ -216,7 +220,7 @@ def multi_step(step_fn, n, unroll=1, jit_compile=None):
         return state, logs
 
     options = {"reduce_retracing": True, "autograph": False}
-    compiled = _xla_or_graph(run, **options) if jit_compile else tf.function(run, **options)
+    compiled = _XlaOrGraph(run, **options) if jit_compile else tf.function(run, **options)
 
     def call(state, batches):
         stacked = _stack(batches, n)
