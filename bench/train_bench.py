@@ -4,6 +4,7 @@
     python bench/train_bench.py --full                # 10x the samples (MLP: 60,000), 3 rounds
     python bench/train_bench.py --backends torch --models cnn,lstm
     python bench/train_bench.py --samples-scale 0.1 --epochs 2   # smoke test of every row
+    python bench/train_bench.py --quick --backends jax,torch --models transformer,resnet,gru
     python bench/train_bench.py --steps-per-execution 8 --frameworks mb,keras
     python bench/train_bench.py --device gpu --models tiny,mlp   # on an NVIDIA GPU
 
@@ -26,6 +27,13 @@ epsilon 1e-7) and the same loss, so the numbers measure the framework, not the m
 - ``cnn``: 28x28x1 -> Conv2D(32, 3, relu) -> MaxPool(2) -> Conv2D(64, 3, relu) ->
   MaxPool(2) -> Flatten -> Dense(10), batch 64, the same cross-entropy.
 - ``lstm``: 50 steps x 32 features -> LSTM(64) -> Dense(1), batch 64, MSE.
+- ``transformer``, ``resnet``, ``gru``: a 2-block transformer encoder over 128 tokens
+  (width 128), a residual convnet with batch norm on 32x32x3, an Embedding+GRU
+  classifier (``train_models.py`` builds them and their native versions).
+
+``--quick`` runs a quarter of the samples for 3 epochs. Beside wall time, each row
+reports CPU time (samples per CPU second), which a machine shared with other jobs
+disturbs much less.
 
 mb and Keras 3 run the very same model-building code (``import mb as keras`` against
 ``import keras``), channels_last on every backend. The native loops are: jax, a
