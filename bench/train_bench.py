@@ -4,6 +4,7 @@
     python bench/train_bench.py --full                # 10x the samples (MLP: 60,000), 3 rounds
     python bench/train_bench.py --backends torch --models cnn,lstm
     python bench/train_bench.py --samples-scale 0.1 --epochs 2   # smoke test of every row
+    python bench/train_bench.py --quick --backends jax,torch --models transformer,resnet,gru
     python bench/train_bench.py --steps-per-execution 8 --frameworks mb,keras
     python bench/train_bench.py --device gpu --models tiny,mlp   # on an NVIDIA GPU
 
@@ -26,6 +27,13 @@ epsilon 1e-7) and the same loss, so the numbers measure the framework, not the m
 - ``cnn``: 28x28x1 -> Conv2D(32, 3, relu) -> MaxPool(2) -> Conv2D(64, 3, relu) ->
   MaxPool(2) -> Flatten -> Dense(10), batch 64, the same cross-entropy.
 - ``lstm``: 50 steps x 32 features -> LSTM(64) -> Dense(1), batch 64, MSE.
+- ``transformer``, ``resnet``, ``gru``: a 2-block transformer encoder over 128 tokens
+  (width 128), a residual convnet with batch norm on 32x32x3, an Embedding+GRU
+  classifier (``train_models.py`` builds them and their native versions).
+
+``--quick`` runs a quarter of the samples for 3 epochs. Beside wall time, each row
+reports CPU time (samples per CPU second), which a machine shared with other jobs
+disturbs much less.
 
 mb and Keras 3 run the very same model-building code (``import mb as keras`` against
 ``import keras``), channels_last on every backend. The native loops are: jax, a
@@ -42,7 +50,9 @@ import os
 import statistics
 import subprocess
 import sys
-import time
+
+import train_models as extra
+from train_models import now
 
 # name: default samples, batch size, loss ("mse" or "sparse_ce"); --full uses 10x samples.
 MODELS = {
@@ -50,7 +60,9 @@ MODELS = {
     "mlp": (6000, 128, "sparse_ce"),
     "cnn": (2560, 64, "sparse_ce"),
     "lstm": (1280, 64, "mse"),
+    **extra.MODELS,  # transformer, resnet, gru
 }
+QUICK_FACTOR = 0.25
 FULL_FACTOR = 10
 LSTM_STEPS, LSTM_FEATURES, LSTM_UNITS = 50, 32, 64
 LR, BETA_1, BETA_2, EPSILON = 1e-3, 0.9, 0.999, 1e-7
@@ -68,6 +80,8 @@ def _data(model, samples):
     """Inputs and targets (float32 regression targets or int32 class labels)."""
     import numpy as np
 
+    if model in extra.MODELS:
+        return extra.data(model, samples)
     rng = np.random.default_rng(0)
     shape = {"tiny": (8,), "mlp": (784,), "cnn": (28, 28, 1), "lstm": (50, 32)}[model]
     x = rng.normal(size=(samples, *shape)).astype("float32")
@@ -79,17 +93,19 @@ def _data(model, samples):
 
 
 def _epoch_times(start, ends):
-    """Seconds of each epoch, the first counted from ``start`` (the ``fit`` call)."""
+    """(wall, CPU) seconds of each epoch, the first counted from ``start`` (the ``fit`` call);
+    ``start`` and ``ends`` are ``now()`` pairs."""
     marks = [start, *ends]
-    return [b - a for a, b in itertools.pairwise(marks)]
+    return [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(marks)]
 
 
 def _second_pass_s(predict_pass):
-    """Seconds of a second full predict pass: the first builds and compiles every shape."""
+    """(wall, CPU) seconds of a second full predict pass: the first compiles every shape."""
     predict_pass()
-    start = time.perf_counter()
+    start = now()
     predict_pass()
-    return time.perf_counter() - start
+    end = now()
+    return end[0] - start[0], end[1] - start[1]
 
 
 # ----- mb and Keras 3: one model-building function for both ------------------------
@@ -97,6 +113,9 @@ def _second_pass_s(predict_pass):
 
 def _build(keras, model):
     layers = keras.layers
+    if model in extra.MODELS:
+        net = extra.build(keras, model)
+        return net, keras.losses.SparseCategoricalCrossentropy(from_logits=True)
     if model == "tiny":
         stack = [keras.Input((8,)), layers.Dense(1)]
     elif model == "mlp":
@@ -129,10 +148,10 @@ def run_api(keras, model, samples, epochs, spe, jit):
     class EpochClock(keras.callbacks.Callback):
         def on_epoch_end(self, epoch, logs=None):
             float(logs["loss"])  # waits for the epoch's last step (jax dispatches async)
-            ends.append(time.perf_counter())
+            ends.append(now())
 
     x, y = _data(model, samples)
-    start = time.perf_counter()
+    start = now()
     net.fit(
         x, y, batch_size=batch, epochs=epochs, verbose=0, shuffle=False, callbacks=[EpochClock()]
     )
@@ -248,20 +267,41 @@ def _jax_nn():
     return JaxNN
 
 
+def _native_parts(model, nn_old, nn_new):
+    """``forward(params, stats, x, training) -> (out, stats)``, the NumPy parameters and
+    batch-norm statistics of a model, over the namespace ``nn_old()`` or ``nn_new()``."""
+    if model in extra.MODELS:
+        nn = nn_new()
+        params, stats = extra.init_params(model)
+
+        def forward(p, s, x, training):
+            return extra.forward(nn, model, p, s, x, training)
+
+        return forward, params, stats
+    nn = nn_old()
+
+    def forward(p, s, x, training):
+        del training
+        return _forward(nn, model, p, x), s
+
+    return forward, _init_params(model), {}
+
+
 def _native_jax(model, samples, epochs, jit):
     del jit  # the native jax step is always jitted
     import jax
     import jax.numpy as jnp
     import numpy as np
 
-    nn, (_, batch, loss_name) = _jax_nn(), MODELS[model]
+    _, batch, loss_name = MODELS[model]
+    forward, params, stats = _native_parts(model, _jax_nn, extra.jax_nn)
 
-    def loss_fn(params, x, y):
-        out = _forward(nn, model, params, x)
+    def loss_fn(params, stats, x, y):
+        out, stats = forward(params, stats, x, True)
         if loss_name == "mse":
-            return jnp.mean((out - y) ** 2)
+            return jnp.mean((out - y) ** 2), stats
         logp = jax.nn.log_softmax(out)
-        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
+        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1)), stats
 
     def adam(p, g, m, v, alpha):
         m = m + (g - m) * (1 - BETA_1)
@@ -269,30 +309,34 @@ def _native_jax(model, samples, epochs, jit):
         return p - alpha * m / (jnp.sqrt(v) + EPSILON), m, v
 
     def step(state, x, y):
-        params, ms, vs, t = state
-        loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
+        params, stats, ms, vs, t = state
+        (loss, stats), grads = jax.value_and_grad(loss_fn, has_aux=True)(params, stats, x, y)
         t = t + 1
         alpha = LR * jnp.sqrt(1 - BETA_2**t) / (1 - BETA_1**t)
-        new = [adam(*a, alpha) for a in zip(params, grads, ms, vs, strict=True)]
-        return ([n[0] for n in new], [n[1] for n in new], [n[2] for n in new], t), loss
+        flat, tree = jax.tree.flatten(params)
+        leaves = [jax.tree.leaves(a) for a in (grads, ms, vs)]
+        new = [adam(*a, alpha) for a in zip(flat, *leaves, strict=True)]
+        params, ms, vs = (jax.tree.unflatten(tree, [n[i] for n in new]) for i in range(3))
+        return (params, stats, ms, vs, t), loss
 
     step = jax.jit(step, donate_argnums=0)  # the state is donated, as Keras's jax trainer does
-    predict = jax.jit(lambda params, x: _forward(nn, model, params, x))
-    params = [jnp.asarray(a) for a in _init_params(model)]
-    zeros = [jnp.zeros_like(a) for a in params]
-    state = (params, zeros, [jnp.zeros_like(a) for a in params], jnp.float32(0))
+    predict = jax.jit(lambda params, stats, x: forward(params, stats, x, False)[0])
+    params = jax.tree.map(jnp.asarray, params)
+    stats = jax.tree.map(jnp.asarray, stats)
+    zeros = [jax.tree.map(jnp.zeros_like, params) for _ in range(2)]
+    state = (params, stats, *zeros, jnp.float32(0))
     x, y = _data(model, samples)
-    start, ends = time.perf_counter(), []
+    start, ends = now(), []
     for _ in range(epochs):
         for i in range(0, samples, batch):
             state, loss = step(state, jnp.asarray(x[i : i + batch]), jnp.asarray(y[i : i + batch]))
         float(loss)
-        ends.append(time.perf_counter())
+        ends.append(now())
     times = _epoch_times(start, ends)
 
     def predict_pass():
         for i in range(0, samples, batch):
-            np.asarray(predict(state[0], jnp.asarray(x[i : i + batch])))
+            np.asarray(predict(state[0], state[1], jnp.asarray(x[i : i + batch])))
 
     return times, _second_pass_s(predict_pass)
 
@@ -332,39 +376,45 @@ def _tf_nn():
 def _native_tensorflow(model, samples, epochs, jit):
     import tensorflow as tf
 
-    nn, (_, batch, loss_name) = _tf_nn(), MODELS[model]
-    params = [tf.Variable(a) for a in _init_params(model)]
-    ms = [tf.Variable(tf.zeros_like(p)) for p in params]
-    vs = [tf.Variable(tf.zeros_like(p)) for p in params]
+    _, batch, loss_name = MODELS[model]
+    forward, params, stats = _native_parts(model, _tf_nn, extra.tf_nn)
+    params = tf.nest.map_structure(tf.Variable, params)
+    stats = tf.nest.map_structure(tf.Variable, stats)
+    flat = tf.nest.flatten(params)
+    ms = [tf.Variable(tf.zeros_like(p)) for p in flat]
+    vs = [tf.Variable(tf.zeros_like(p)) for p in flat]
     t = tf.Variable(0.0)
     xla = jit is True
 
     @tf.function(jit_compile=xla)
     def step(x, y):
         with tf.GradientTape() as tape:
-            out = _forward(nn, model, params, x)
+            out, new_stats = forward(params, stats, x, True)
             if loss_name == "mse":
                 loss = tf.reduce_mean((out - y) ** 2)
             else:
                 ce = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=out)
                 loss = tf.reduce_mean(ce)
-        grads = tape.gradient(loss, params)
+        grads = tape.gradient(loss, flat)
+        for name, value in new_stats.items():
+            stats[name].assign(value)
         t.assign_add(1.0)
         alpha = LR * tf.sqrt(1 - BETA_2**t) / (1 - BETA_1**t)
-        for p, g, m, v in zip(params, grads, ms, vs, strict=True):
+        for p, g, m, v in zip(flat, grads, ms, vs, strict=True):
+            g = tf.convert_to_tensor(g)  # an embedding's gradient comes as IndexedSlices
             m.assign_add((g - m) * (1 - BETA_1))
             v.assign_add((g * g - v) * (1 - BETA_2))
             p.assign_sub(alpha * m / (tf.sqrt(v) + EPSILON))
         return loss
 
-    predict = tf.function(lambda x: _forward(nn, model, params, x), jit_compile=xla)
+    predict = tf.function(lambda x: forward(params, stats, x, False)[0], jit_compile=xla)
     x, y = _data(model, samples)
-    start, ends = time.perf_counter(), []
+    start, ends = now(), []
     for _ in range(epochs):
         for i in range(0, samples, batch):
             loss = step(tf.constant(x[i : i + batch]), tf.constant(y[i : i + batch]))
         float(loss)
-        ends.append(time.perf_counter())
+        ends.append(now())
     times = _epoch_times(start, ends)
 
     def predict_pass():
@@ -378,6 +428,8 @@ def _torch_net(model):
     import torch
     from torch import nn
 
+    if model in extra.MODELS:
+        return extra.torch_net(model)
     if model == "tiny":
         return nn.Linear(8, 1)
     if model == "mlp":
@@ -421,15 +473,16 @@ def _native_torch(model, samples, epochs, jit):
     net = _torch_net(model).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=LR, betas=(BETA_1, BETA_2), eps=EPSILON)
     x, y = _data(model, samples)
-    if model == "cnn":
+    if model in ("cnn", "resnet"):
         x = np.ascontiguousarray(x.transpose(0, 3, 1, 2))  # NHWC -> NCHW, outside the clock
     x, y = (
-        torch.from_numpy(x),
+        torch.from_numpy(x.astype("int64") if x.dtype.kind == "i" else x),
         torch.from_numpy(y.astype("int64" if loss_name != "mse" else "float32")),
     )
     x, y = x.to(device), y.to(device)  # on the device before the clock, as mb's are not
     loss_fn = F.mse_loss if loss_name == "mse" else F.cross_entropy
-    start, ends = time.perf_counter(), []
+    net.train()
+    start, ends = now(), []
     for _ in range(epochs):
         for i in range(0, samples, batch):
             opt.zero_grad()
@@ -437,8 +490,9 @@ def _native_torch(model, samples, epochs, jit):
             loss.backward()
             opt.step()
         float(loss)
-        ends.append(time.perf_counter())
+        ends.append(now())
     times = _epoch_times(start, ends)
+    net.eval()  # batch norm on its moving statistics, torch's attention fast path
 
     def predict_pass():
         with torch.no_grad():
@@ -515,11 +569,14 @@ def child(spec):
         refused = spec["framework"] == "keras" and "steps_per_execution" in str(error)
         print(json.dumps({"refused" if refused else "error": text}))
         return
-    steady = statistics.median(times[1:]) if len(times) > 1 else times[0]
+    steady = [statistics.median(t[i] for t in times[1:] or times) for i in (0, 1)]
     result = {
-        "first_epoch_s": times[0],
-        "samples_per_s": spec["samples"] / steady,
-        "predict_per_s": spec["samples"] / predict_s,
+        "first_epoch_s": times[0][0],
+        "first_epoch_cpu_s": times[0][1],
+        "samples_per_s": spec["samples"] / steady[0],
+        "samples_per_cpu_s": spec["samples"] / steady[1],
+        "predict_per_s": spec["samples"] / predict_s[0],
+        "predict_per_cpu_s": spec["samples"] / predict_s[1],
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
     print(json.dumps(result))
@@ -562,35 +619,45 @@ def _spawn(spec):
     return json.loads(lines[-1])
 
 
+# (column, result key) of the ratios of mb's row over another framework's
+RATIOS = (
+    ("mb/native", "native", "samples_per_s"),
+    ("mb/keras", "keras", "samples_per_s"),
+    ("CPU mb/native", "native", "samples_per_cpu_s"),
+    ("predict mb/native", "native", "predict_per_s"),
+    ("predict mb/keras", "keras", "predict_per_s"),
+)
+
+
 def _table(results, names):
     rows = [
-        "| model | backend | framework | samples/s | first epoch s | predict/s | peak RSS MB "
-        "| mb/native | mb/keras |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| model | backend | framework | samples/s | samples/CPU s | first epoch s (CPU s) "
+        "| predict/s | peak RSS MB | " + " | ".join(r[0] for r in RATIOS) + " |",
+        "|---|---|---|---|---|---|---|---|" + "---|" * len(RATIOS),
     ]
     for (model, backend), by_fw in results.items():
         best = {}
         for fw, runs in by_fw.items():
             ok = [r for r in runs if "samples_per_s" in r]
             best[fw] = max(ok, key=lambda r: r["samples_per_s"]) if ok else runs[0]
-        mb = best.get("mb", {}).get("samples_per_s")
         for fw in names:
             if fw not in best:
                 continue
             r = best[fw]
             if "samples_per_s" not in r:
                 kind = "refused" if "refused" in r else "error"
-                rows.append(f"| {model} | {backend} | {fw} | {kind}: {r[kind][:240]} | | | | | |")
+                blank = " |" * (4 + len(RATIOS))
+                rows.append(f"| {model} | {backend} | {fw} | {kind}: {r[kind][:240]} |{blank}")
                 continue
-            ratios = ["", ""]
-            for i, other in enumerate(("native", "keras")):
-                o = best.get(other, {}).get("samples_per_s")
-                if fw == "mb" and mb and o:
-                    ratios[i] = f"{mb / o:.2f}"
+            ratios = []
+            for _, other, key in RATIOS:
+                ours, theirs = best.get("mb", {}).get(key), best.get(other, {}).get(key)
+                ratios.append(f"{ours / theirs:.2f}" if fw == "mb" and ours and theirs else "")
             rows.append(
                 f"| {model} | {backend} | {fw} | {r['samples_per_s']:.0f} | "
-                f"{r['first_epoch_s']:.2f} | {r['predict_per_s']:.0f} | "
-                f"{r['peak_rss_mb']:.0f} | {ratios[0]} | {ratios[1]} |"
+                f"{r.get('samples_per_cpu_s', 0):.0f} | "
+                f"{r['first_epoch_s']:.2f} ({r.get('first_epoch_cpu_s', 0):.2f}) | "
+                f"{r['predict_per_s']:.0f} | {r['peak_rss_mb']:.0f} | " + " | ".join(ratios) + " |"
             )
     return "\n".join(rows)
 
@@ -608,6 +675,7 @@ def main():
     parser.add_argument("--rounds", type=int, default=1, help="interleaved rounds (best kept)")
     parser.add_argument("--full", action="store_true", help="10x samples, at least 3 rounds")
     parser.add_argument("--samples-scale", type=float, default=1.0, help="multiply the sizes")
+    parser.add_argument("--quick", action="store_true", help=f"{QUICK_FACTOR}x samples, 3 epochs")
     parser.add_argument("--steps-per-execution", type=int, default=1, help="mb and Keras")
     parser.add_argument(
         "--jit",
@@ -632,6 +700,9 @@ def main():
     ):
         if unknown := sorted(set(value) - set(known)):
             parser.error(f"unknown {unknown}; choose among {', '.join(known)}")
+    if args.quick:
+        args.samples_scale *= QUICK_FACTOR
+        args.epochs = min(args.epochs, 3)
     if args.epochs < 2:
         parser.error("--epochs must be >= 2: the first epoch compiles, the others are timed")
     rounds = max(args.rounds, 3) if args.full else args.rounds

@@ -28,7 +28,7 @@ import threading
 
 import torch
 
-from mb_backend_torch import _compat
+from mb_backend_torch import _compat, _replay_fusion
 
 # Ops that move a tensor's value into Python: a recording cannot replay those reads.
 _VALUE_READS = frozenset(
@@ -174,10 +174,8 @@ class _Recorder(_compat.DispatchMode):
         # The replay calls the C++ overload itself, skipping OpOverload.__call__'s
         # Python frame (a microsecond per op, a few dozen ops per small step).
         op = self._op_name(func)
-        call = ", ".join(
-            [self.expression(a) for a in args]
-            + [f"{k}={self.expression(v)}" for k, v in kwargs.items()]
-        )
+        arguments = [self.expression(a) for a in args]
+        call = ", ".join(arguments + [f"{k}={self.expression(v)}" for k, v in kwargs.items()])
         # zeros_like & co read only shapes and dtypes, which the signature fixes.
         names = set() if func in _METADATA_ONLY else {self._names[id(t)] for t in given}
         foldable = (
@@ -185,9 +183,10 @@ class _Recorder(_compat.DispatchMode):
         )
         if isinstance(out, torch.Tensor):
             name = self._bind(out)
-            self._steps.append(
-                _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable)
-            )
+            step = _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable)
+            if not kwargs:  # what _replay_fusion matches on
+                step.call = (func, op, arguments)
+            self._steps.append(step)
         elif isinstance(out, list | tuple) and any(isinstance(o, torch.Tensor) for o in out):
             result = f"r{next(self._counter)}"
             lines, outs = [f"{result} = {op}({call})"], []
@@ -208,6 +207,7 @@ class _Recorder(_compat.DispatchMode):
         are folded: their recorded results become constants, unless the step writes
         into their memory or returns them."""
         names = [self.expression(o) for o in outputs]
+        _replay_fusion.fuse_biases(self, self._steps, set(names))
         positions = {name: i for i, name in enumerate(self.inputs)}
         passthrough = tuple((i, positions[n]) for i, n in enumerate(names) if n in positions)
         returned = set(names)
@@ -251,12 +251,13 @@ class _Step:
     """One recorded call: its source line(s), the (name, tensor) pairs it binds, the
     names of the tensors it reads, the tensors themselves, and whether it may fold."""
 
-    __slots__ = ("foldable", "given", "outs", "reads", "text")
+    __slots__ = ("call", "foldable", "given", "outs", "reads", "text")
 
     def __init__(self, text, outs, reads, given, foldable):
         self.text, self.outs, self.reads, self.given, self.foldable = (
             text, outs, reads, given, foldable
         )  # fmt: skip
+        self.call = None  # (aten overload, its name in the namespace, argument expressions)
 
 
 def _storage(tensor):

@@ -151,11 +151,12 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
     x = to_float(x)
     shape = [1] * x.ndim
     shape[axis] = x.shape[axis]
-    mean = t(mean).reshape(shape)
     inv = torch.rsqrt(t(variance).reshape(shape) + epsilon)
     if scale is not None:
         inv = inv * t(scale).reshape(shape)
-    out = (x - mean) * inv
+    # x * inv + (offset - mean * inv), as Keras's jax backend and tf.nn.batch_normalization
+    # compute it: one pass over x (addcmul) instead of a subtraction, a product and a sum.
+    shift = -t(mean).reshape(shape) * inv
     if offset is not None:
-        out = out + t(offset).reshape(shape)
-    return out.to(x.dtype)
+        shift = shift + t(offset).reshape(shape)
+    return torch.addcmul(shift.to(x.dtype), x, inv.to(x.dtype))
