@@ -7,6 +7,10 @@ The image test uses the leg's image_data_format (channels_first on the torch leg
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -267,3 +271,52 @@ def test_scalar_variables_convert_to_numpy_on_every_backend():
     v = mb_ops.Variable(3.0, name="scalar")
     assert np.asarray(v).shape == () and float(np.asarray(v)) == 3.0
     assert v.numpy().shape == () and float(v) == 3.0
+
+
+_GUARDS_AFTER_FIT = """
+import numpy as np
+import torch
+
+before = {name: getattr(torch.Tensor, name) for name in ("numpy", "tolist", "__array__")}
+import mb
+from mb_backend_torch import _training_replay
+
+recorded = []
+real_record = _training_replay.GraphReplay._record
+
+
+def spy(self, structure, flat):
+    entry = real_record(self, structure, flat)
+    recorded.append(not isinstance(entry, str))
+    return entry
+
+
+_training_replay.GraphReplay._record = spy
+model = mb.Sequential([mb.Input((3,)), mb.layers.Dense(1)])
+model.compile(optimizer="sgd", loss="mse")
+x = np.ones((64, 3), "float32")
+model.fit(x, np.ones((64, 1), "float32"), batch_size=8, epochs=1, verbose=0)
+assert any(recorded), recorded  # the step was recorded, so the guards were installed once
+after = {name: getattr(torch.Tensor, name) for name in before}
+assert after == before, {n: (before[n], after[n]) for n in before if before[n] is not after[n]}
+assert "numpy" not in vars(torch.Tensor) and "tolist" not in vars(torch.Tensor)
+print("ok")
+"""
+
+
+@pytest.mark.skipif(
+    config.backend() != "torch",
+    reason=f"torch's recorded steps guard torch.Tensor; this process runs {config.backend()}",
+)
+def test_torch_tensor_methods_are_torchs_own_after_import_and_fit():
+    # A fresh process: torch's methods are read before mb is imported.
+    done = subprocess.run(
+        [sys.executable, "-c", _GUARDS_AFTER_FIT],
+        env=dict(os.environ, MB_BACKEND="torch"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("ok")
