@@ -110,14 +110,14 @@ def throughput(model, x, rounds):
     return len(x) / best
 
 
-def quantize(k, model, mode, x_train):
+def quantize(k, model, mode, x_train, num_samples):
     if mode in ("gptq", "awq"):
         config_class = k.quantizers.GPTQConfig if mode == "gptq" else k.quantizers.AWQConfig
         config = config_class(
             dataset=x_train.astype("int32"),
             tokenizer=lambda text: text,
             weight_bits=4,
-            num_samples=32,
+            num_samples=num_samples,
             sequence_length=64,
             group_size=64,
             # Keras feeds each block (1, 1, 64) windows: the block is the whole model
@@ -160,7 +160,7 @@ def child(spec):
             model.set_weights(weights)
             row = {"model": name, "mode": mode}
             try:
-                quantize(k, model, mode, x_train)
+                quantize(k, model, mode, x_train, spec["calibration_samples"])
                 row["bytes"] = weight_bytes(model)
                 row["accuracy"] = accuracy(model, x_test, y_test)
                 row["per_s"] = throughput(model, x_bench, spec["rounds"])
@@ -281,16 +281,19 @@ def report(results, backends, frameworks):
             key, fmt = ("per_s", ".0f") if mode == "float32" else ("speed_ratio", ".2f")
             cells.append(_fmt(row, key, fmt))
         lines.append(f"| {model} | {mode} | " + " | ".join(cells) + " |")
-    notes = sorted(
-        {
-            f"- {fw} {b} {row['model']} {row['mode']}: not available ({row['error']})"
-            for (fw, b), rows in results.items()
-            for row in rows
-            if "error" in row
-        }
-    )
-    if notes:
-        lines += ["", "Not available:", "", *notes]
+    missing = {}
+    for (fw, b), rows in results.items():
+        for row in rows:
+            if "error" in row:
+                where = missing.setdefault((fw, row["mode"], row["error"]), [set(), set()])
+                where[0].add(b)
+                where[1].add(row["model"])
+    if missing:
+        lines += ["", "Not available:", ""]
+        for (fw, mode, error), (where, models) in sorted(missing.items()):
+            lines.append(
+                f"- {fw} {mode} ({', '.join(sorted(where))}; {', '.join(sorted(models))}): {error}"
+            )
     return "\n".join(lines)
 
 
@@ -302,6 +305,7 @@ def main():
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--modes", default=",".join(MODES))
     parser.add_argument("--json", default=None, help="also write the raw results here")
+    parser.add_argument("--report", default=None, help="print the tables of a --json file")
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--train", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -310,6 +314,12 @@ def main():
     if args.train:
         folder, epochs = args.train.rsplit(":", 1)
         return train_float_models(folder, int(epochs))
+    if args.report:
+        with open(args.report) as f:
+            saved = {tuple(key.split("/")): rows for key, rows in json.load(f).items()}
+        backends = list(dict.fromkeys(b for _, b in saved))
+        frameworks = list(dict.fromkeys(fw for fw, _ in saved))
+        return print(report(saved, backends, frameworks))
     backends = (
         args.backends or ("jax,torch,tensorflow" if args.quick else "jax,torch,tensorflow,numpy")
     ).split(",")
@@ -325,6 +335,7 @@ def main():
             "modes": args.modes.split(","),
             "tile": 6 if args.quick else 30,
             "rounds": 2 if args.quick else 5,
+            "calibration_samples": 8 if args.quick else 64,
         }
         results = {}
         for framework in frameworks:
