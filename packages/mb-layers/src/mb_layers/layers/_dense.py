@@ -4,7 +4,7 @@ from mb_layers import activations, constraints, initializers, regularizers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers import _quantized
+from mb_layers.layers import _quantized, _quantized_float8
 from mb_layers.layers._arguments import serialized_arguments, weight_arguments
 from mb_ops.quantizers import unpack_int4
 
@@ -210,14 +210,19 @@ class Dense(Layer):
             _quantized.build_int8_matrix(self, "kernel", kernel_shape, (self.units,), config)
         elif mode == "int4":
             _quantized.build_int4_matrix(self, "kernel", kernel_shape, config, reduce_axis=0)
+        elif mode == "float8":
+            _quantized_float8.build(self)
         else:
             raise self._quantization_mode_error(mode)
         self._is_quantized = True
 
     def quantize(self, mode=None, type_check=True, config=None):
-        """Quantizes the kernel in place (``"int8"``, ``"int4"``), as Keras 3.15 does."""
+        """Quantizes the kernel in place (``"int8"``, ``"int4"``; ``"float8"`` keeps it
+        float and adds the scaling variables of float8 training), as Keras 3.15 does."""
         if type_check and type(self) is not Dense:
             raise self._not_implemented_error(self.quantize)
+        if mode == "float8":
+            return _quantized_float8.quantize(self, config)
         self.quantization_config = config
         _quantized.quantize_matrix(self, "kernel", mode, config, reduce_axis=0)
         self._set_quantized_policy(mode, config)
@@ -229,6 +234,10 @@ class Dense(Layer):
     def _int4_call(self, inputs, training=None):
         x = _quantized.int4_matmul_call(self, inputs)
         return self._finish(_quantized.add_lora(self, inputs, x, "kernel"))
+
+    def _float8_call(self, inputs, training=None):
+        x = _quantized_float8.product(self, inputs, training)
+        return _quantized_float8.finish(self, x)
 
     def _finish(self, x):
         if self.bias is not None:

@@ -9,7 +9,7 @@ from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.initializers import VarianceScaling
-from mb_layers.layers import _quantized
+from mb_layers.layers import _quantized, _quantized_float8
 from mb_layers.layers._arguments import serialized_arguments, weight_arguments
 from mb_ops.quantizers import (
     abs_max_quantize,
@@ -222,6 +222,8 @@ class EinsumDense(Layer):
 
     def quantized_build(self, kernel_shape, mode, config=None):
         """Creates the variables of the quantized kernel for `mode`."""
+        if mode == "float8":
+            return _quantized_float8.build(self)
         self._set_quantization_info()
         if mode == "int8":
             _quantized.build_int8_matrix(
@@ -291,9 +293,12 @@ class EinsumDense(Layer):
         return tuple(shape)
 
     def quantize(self, mode=None, type_check=True, config=None):
-        """Quantizes the kernel in place (``"int8"``, ``"int4"``), as Keras 3.15 does."""
+        """Quantizes the kernel in place (``"int8"``, ``"int4"``; ``"float8"`` keeps it
+        float and adds the scaling variables of float8 training), as Keras 3.15 does."""
         if type_check and type(self) is not EinsumDense:
             raise self._not_implemented_error(self.quantize)
+        if mode == "float8":
+            return _quantized_float8.quantize(self, config)
         from mb_layers._quantization_config import Int4QuantizationConfig, QuantizationConfig
         from mb_ops.quantizers import AbsMaxQuantizer
 
@@ -432,6 +437,12 @@ class EinsumDense(Layer):
             *(ops.convert_to_tensor(v) for v in extra),
         )
         return self._finish(inputs, x)
+
+    def _float8_call(self, inputs, training=None):
+        x = _quantized_float8.product(
+            self, inputs, training, contract=lambda a, b: ops.einsum(self.equation, a, b)
+        )
+        return _quantized_float8.finish(self, x)
 
     def _finish(self, inputs, x):
         x = _quantized.add_lora(
