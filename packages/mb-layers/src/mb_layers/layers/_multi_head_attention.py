@@ -45,6 +45,28 @@ def _partial_shape(rank, known_last):
     return [None] * (rank - len(known_last)) + list(known_last)
 
 
+_SHARED_ARGUMENTS = (
+    "dropout",
+    "use_bias",
+    "kernel_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "bias_regularizer",
+    "activity_regularizer",
+    "kernel_constraint",
+    "bias_constraint",
+    "seed",
+    "use_gate",
+    "sliding_window",
+)
+
+
+def _shared_arguments(arguments):
+    """`_ProjectedAttention`'s arguments (and ``**kwargs``) out of a subclass ``__init__``'s
+    ``locals()``: each layer repeats them in its own signature, as Keras's do."""
+    return {**{name: arguments[name] for name in _SHARED_ARGUMENTS}, **arguments["kwargs"]}
+
+
 class _ProjectedAttention(Layer):
     """What MultiHeadAttention and GroupedQueryAttention share: weights arguments, masks."""
 
@@ -203,21 +225,7 @@ class MultiHeadAttention(_ProjectedAttention):
         seed=None,
         **kwargs,
     ):
-        super().__init__(
-            dropout,
-            use_bias,
-            kernel_initializer,
-            bias_initializer,
-            kernel_regularizer,
-            bias_regularizer,
-            activity_regularizer,
-            kernel_constraint,
-            bias_constraint,
-            seed,
-            use_gate,
-            sliding_window,
-            **kwargs,
-        )
+        super().__init__(**_shared_arguments(locals()))
         self.num_heads = num_heads
         self.key_dim = key_dim
         self.value_dim = value_dim if value_dim else key_dim
@@ -448,21 +456,7 @@ class GroupedQueryAttention(_ProjectedAttention):
         seed=None,
         **kwargs,
     ):
-        super().__init__(
-            dropout,
-            use_bias,
-            kernel_initializer,
-            bias_initializer,
-            kernel_regularizer,
-            bias_regularizer,
-            activity_regularizer,
-            kernel_constraint,
-            bias_constraint,
-            seed,
-            use_gate,
-            sliding_window,
-            **kwargs,
-        )
+        super().__init__(**_shared_arguments(locals()))
         if num_query_heads % num_key_value_heads:
             raise ValueError(
                 f"GroupedQueryAttention: num_query_heads ({num_query_heads}) must be a "
