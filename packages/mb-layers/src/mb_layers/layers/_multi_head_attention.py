@@ -7,7 +7,7 @@ from mb_layers import constraints, initializers, regularizers
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.layers._activation_layers import Softmax, _large_negative
-from mb_layers.layers._arguments import weight_arguments
+from mb_layers.layers._arguments import base_arguments, weight_arguments
 from mb_layers.layers._attention import _LETTERS, _combine_masks
 from mb_layers.layers._einsum_dense import EinsumDense
 from mb_layers.layers._regularization import Dropout
@@ -43,28 +43,6 @@ def _attention_equations(rank, attention_axes):
 
 def _partial_shape(rank, known_last):
     return [None] * (rank - len(known_last)) + list(known_last)
-
-
-_SHARED_ARGUMENTS = (
-    "dropout",
-    "use_bias",
-    "kernel_initializer",
-    "bias_initializer",
-    "kernel_regularizer",
-    "bias_regularizer",
-    "activity_regularizer",
-    "kernel_constraint",
-    "bias_constraint",
-    "seed",
-    "use_gate",
-    "sliding_window",
-)
-
-
-def _shared_arguments(arguments):
-    """`_ProjectedAttention`'s arguments (and ``**kwargs``) out of a subclass ``__init__``'s
-    ``locals()``: each layer repeats them in its own signature, as Keras's do."""
-    return {**{name: arguments[name] for name in _SHARED_ARGUMENTS}, **arguments["kwargs"]}
 
 
 class _ProjectedAttention(Layer):
@@ -225,7 +203,7 @@ class MultiHeadAttention(_ProjectedAttention):
         seed=None,
         **kwargs,
     ):
-        super().__init__(**_shared_arguments(locals()))
+        super().__init__(**base_arguments(_ProjectedAttention.__init__, locals()))
         self.num_heads = num_heads
         self.key_dim = key_dim
         self.value_dim = value_dim if value_dim else key_dim
@@ -456,7 +434,7 @@ class GroupedQueryAttention(_ProjectedAttention):
         seed=None,
         **kwargs,
     ):
-        super().__init__(**_shared_arguments(locals()))
+        super().__init__(**base_arguments(_ProjectedAttention.__init__, locals()))
         if num_query_heads % num_key_value_heads:
             raise ValueError(
                 f"GroupedQueryAttention: num_query_heads ({num_query_heads}) must be a "
