@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb
-from mb_ops import backends
+from mb_ops import backends, testing
 
 FORMATS = ["xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw", "rel_xyxy", "rel_yxyx",
            "rel_xywh", "rel_center_xywh"]  # fmt: skip
@@ -78,12 +75,7 @@ def _calls():
 @pytest.fixture(scope="module", name="keras_results")
 def _keras_results(tmp_path_factory):
     out = tmp_path_factory.mktemp("boxes") / "k.pkl"
-    env = {**os.environ, "KERAS_BACKEND": "numpy"}
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS, str(out)], capture_output=True, text=True, timeout=600,
-        env=env,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    testing.run_keras(_KERAS, str(out), backend="numpy")
     with open(out, "rb") as f:
         return pickle.load(f)
 

@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb as keras
 from mb.utils import FeatureSpace
-from mb_ops import ops
+from mb_ops import ops, testing
 
 DATA = {
     "age": np.array([22.0, 35.0, 58.0, 41.0, 19.0, 66.0, 30.0, 47.0], "float32"),
@@ -48,15 +45,9 @@ def make():
 def _run_keras(script, *args):
     if importlib.util.find_spec("keras") is None:
         pytest.skip("Keras 3 is a test-only dependency")
-    env = {**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    done = subprocess.run(
-        [sys.executable, "-c", script, *args], capture_output=True, text=True, env=env, timeout=600
-    )
-    if done.returncode != 0:
-        if "No module named 'tensorflow'" in done.stderr:
-            pytest.skip("Keras's FeatureSpace needs TensorFlow, which is not installed")
-        raise AssertionError(done.stderr[-3000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    if importlib.util.find_spec("tensorflow") is None:
+        pytest.skip("Keras's FeatureSpace needs TensorFlow, which is not installed")
+    return testing.keras_json(script, *args, backend="tensorflow")
 
 
 _KERAS_SAVE_AND_CALL = r"""

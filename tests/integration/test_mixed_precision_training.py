@@ -13,16 +13,12 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb as keras
-from mb_ops import config
+from mb_ops import config, testing
 
 pytestmark = pytest.mark.trains
 
@@ -86,14 +82,8 @@ def keras_report():
     if importlib.util.find_spec("keras") is None:
         pytest.skip("Keras 3 is a test-only dependency")
     backend = config.backend() if config.backend() in ("jax", "torch", "tensorflow") else "jax"
-    env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
     source = inspect.getsource(run) + inspect.getsource(report) + _KERAS_MAIN
-    done = subprocess.run(
-        [sys.executable, "-c", source], env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return testing.keras_json(source, backend=backend)
 
 
 def _max_difference(a, b):

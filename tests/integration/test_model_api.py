@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import mb as keras
-from mb_ops import config
+from mb_ops import config, testing
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("keras") is None, reason="Keras 3 is a test-only dependency"
@@ -219,18 +219,8 @@ def _keras_backend():
 
 @pytest.fixture(scope="module")
 def keras_report():
-    env = {**os.environ, "KERAS_BACKEND": _keras_backend(), "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
     source = inspect.getsource(report) + _KERAS_MAIN
-    done = subprocess.run(
-        [sys.executable, "-c", source, json.dumps(_trains())],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return testing.keras_json(source, json.dumps(_trains()), backend=_keras_backend())
 
 
 def _trains():

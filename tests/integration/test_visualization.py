@@ -3,15 +3,13 @@ galleries checked by what they draw."""
 
 from __future__ import annotations
 
-import os
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb
+from mb_ops import testing
 
 PIL = pytest.importorskip("PIL.Image", reason="Pillow draws the boxes")
 pytest.importorskip("matplotlib", reason="matplotlib draws the galleries")
@@ -43,13 +41,10 @@ def _keras_masks(tmp_path_factory):
     folder = tmp_path_factory.mktemp("vis")
     np.save(folder / "i.npy", IMAGES)
     np.save(folder / "m.npy", MASKS)
-    env = {**os.environ, "KERAS_BACKEND": "numpy"}
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS, str(folder / "i.npy"), str(folder / "m.npy"),
-         repr(CASES), str(folder / "k.pkl")],
-        capture_output=True, text=True, timeout=600, env=env,
+    testing.run_keras(
+        _KERAS, str(folder / "i.npy"), str(folder / "m.npy"), repr(CASES), str(folder / "k.pkl"),
+        backend="numpy",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-3000:]
     with open(folder / "k.pkl", "rb") as f:
         return pickle.load(f)
 

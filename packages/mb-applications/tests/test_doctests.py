@@ -1,37 +1,26 @@
 """The examples in mb_applications' docstrings run (one model of each family)."""
 
 import doctest
+import importlib
 
 import pytest
 
-from mb_applications import (
-    _convnext,
-    _densenet,
-    _efficientnet,
-    _efficientnet_v2,
-    _imagenet,
-    _inception,
-    _mobilenet,
-    _mobilenet_v3,
-    _nasnet,
-    _resnet,
-    _vgg,
-    _xception,
-)
-
 MODULES = [
-    _convnext,
-    _densenet,
-    _efficientnet,
-    _efficientnet_v2,
-    _imagenet,
-    _inception,
-    _mobilenet,
-    _mobilenet_v3,
-    _nasnet,
-    _resnet,
-    _vgg,
-    _xception,
+    importlib.import_module(f"mb_applications.{name}")
+    for name in (
+        "_convnext",
+        "_densenet",
+        "_efficientnet",
+        "_efficientnet_v2",
+        "_imagenet",
+        "_inception",
+        "_mobilenet",
+        "_mobilenet_v3",
+        "_nasnet",
+        "_resnet",
+        "_vgg",
+        "_xception",
+    )
 ]
 
 

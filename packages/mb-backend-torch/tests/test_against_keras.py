@@ -6,8 +6,6 @@ results; values must agree to 1e-5 and dtypes exactly.
 
 import importlib.util
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -15,6 +13,7 @@ import torch
 
 from mb_backend_torch import core, nn
 from mb_backend_torch import numpy as tnp
+from mb_ops import testing
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("keras") is None, reason="keras (test-only) is not installed"
@@ -63,15 +62,7 @@ print(json.dumps(out))
 
 @pytest.fixture(scope="module")
 def keras_results():
-    result = subprocess.run(
-        [sys.executable, "-c", _SCRIPT],
-        input=json.dumps(CASES),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return testing.keras_json(_SCRIPT, backend="torch", input=json.dumps(CASES))
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mb_data import normalize, pad_sequences, to_categorical
-from mb_ops import ops
+from mb_ops import ops, testing
 
 
 def test_to_categorical_matches_an_identity_lookup():
@@ -66,9 +66,6 @@ print(json.dumps(out))
 
 def test_pad_sequences_matches_keras():
     import json
-    import os
-    import subprocess
-    import sys
 
     if importlib.util.find_spec("keras") is None:
         pytest.skip("Keras 3 is a test-only dependency")
@@ -76,16 +73,7 @@ def test_pad_sequences_matches_keras():
         {k: [np.asarray(s).tolist() for s in v] if k == "sequences" else v for k, v in c.items()}
         for c in _PAD_CASES
     ]
-    env = {**os.environ, "KERAS_BACKEND": "numpy"}
-    done = subprocess.run(
-        [sys.executable, "-c", _KERAS_PAD, json.dumps(plain)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    theirs = testing.keras_json(_KERAS_PAD, json.dumps(plain), backend="numpy")
     for case, expected in zip(_PAD_CASES, theirs, strict=True):
         kwargs = dict(case)
         if kwargs.get("dtype") == "object":

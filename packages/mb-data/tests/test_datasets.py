@@ -15,15 +15,13 @@ import json
 import os
 import pickle
 import struct
-import subprocess
-import sys
 import tarfile
 
 import numpy as np
 import pytest
 
 from mb_data import datasets
-from mb_ops import config
+from mb_ops import config, testing
 
 RNG = np.random.default_rng(0)
 
@@ -202,23 +200,15 @@ def test_every_loader_matches_keras_on_the_same_files(served, tmp_path):
     modules = sorted({loader.split(".")[0] for loader, _ in CALLS})
     script = _KERAS_SCRIPT.format(modules=", keras.src.datasets.".join(modules), names=modules)
     out = tmp_path / "keras.pkl"
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "KERAS_HOME": str(tmp_path / "keras_home")}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            script,
-            served.url,
-            str(tmp_path / "keras_cache"),
-            repr(CALLS),
-            str(out),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
+    testing.run_keras(
+        script,
+        served.url,
+        str(tmp_path / "keras_cache"),
+        repr(CALLS),
+        str(out),
+        backend="numpy",
+        KERAS_HOME=str(tmp_path / "keras_home"),
     )
-    assert proc.returncode == 0, proc.stderr
     with open(out, "rb") as f:
         expected = pickle.load(f)
     for (loader, kwargs), theirs in zip(CALLS, expected, strict=True):

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 import pickle
-import subprocess
-import sys
 import wave
 
 import numpy as np
 import pytest
 
 import mb_data
+from mb_ops import testing
 
 PIL = pytest.importorskip("PIL.Image", reason="Pillow decodes images without TensorFlow")
 
@@ -176,15 +175,7 @@ def _tree(tmp_path_factory):
     root = tmp_path_factory.mktemp("folders")
     _make_tree(root)
     out = root / "keras.pkl"
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS, str(root), repr(CASES), str(out)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=env,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    testing.run_keras(_KERAS, str(root), repr(CASES), str(out), backend="numpy")
     with open(out, "rb") as f:
         return root, pickle.load(f)
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import os
-import subprocess
-import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -15,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import mb_data
+from mb_ops import testing
 
 
 def _sha256(data: bytes) -> str:
@@ -230,12 +228,7 @@ def test_paths_and_extracted_files_match_keras(http_server, tmp_path):
     )
     # Keras falls back to /tmp/.keras for a cache_dir that does not exist yet.
     (tmp_path / "keras").mkdir()
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "KERAS_HOME": str(tmp_path / "keras_home")}
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env
-    )
-    assert proc.returncode == 0, proc.stderr
-    expected = json.loads(proc.stdout.strip().splitlines()[-1])
+    expected = testing.keras_json(code, backend="numpy", KERAS_HOME=str(tmp_path / "keras_home"))
     assert run(str(tmp_path / "mb"), mb_data.get_file) == expected
     # And mb reads what Keras left in its cache, without asking the server.
     served = len(http_server.requests)

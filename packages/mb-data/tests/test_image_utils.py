@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import io
-import os
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb_data
+from mb_ops import testing
 
 PIL = pytest.importorskip("PIL.Image", reason="Pillow reads and writes the image files")
 
@@ -59,12 +57,7 @@ def _keras_results(tmp_path_factory):
         folder / "photo.jpg", quality=90
     )
     np.save(folder / "x.npy", rng.random((31, 19, 3)).astype("float32"))
-    env = {**os.environ, "KERAS_BACKEND": "numpy"}
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS, str(folder), str(folder / "k.pkl")],
-        capture_output=True, text=True, timeout=600, env=env,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    testing.run_keras(_KERAS, str(folder), str(folder / "k.pkl"), backend="numpy")
     with open(folder / "k.pkl", "rb") as f:
         return folder, pickle.load(f)
 

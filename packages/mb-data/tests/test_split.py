@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
-import os
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb_data
+from mb_ops import testing
 
 X = np.arange(40, dtype="float32").reshape(20, 2)
 Y = np.arange(20, dtype="int64") * 10
@@ -72,13 +70,10 @@ def _keras_splits(tmp_path_factory):
     folder = tmp_path_factory.mktemp("split")
     np.save(folder / "x.npy", X)
     np.save(folder / "y.npy", Y)
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS, str(folder / "x.npy"), str(folder / "y.npy"),
-         repr(CASES), str(folder / "k.pkl")],
-        capture_output=True, text=True, timeout=600, env=env,
+    testing.run_keras(
+        _KERAS, str(folder / "x.npy"), str(folder / "y.npy"), repr(CASES), str(folder / "k.pkl"),
+        backend="numpy",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-3000:]
     with open(folder / "k.pkl", "rb") as f:
         return pickle.load(f)
 

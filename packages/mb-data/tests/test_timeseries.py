@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import pickle
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb_data
+from mb_ops import testing
 
 DATA = np.arange(60 * 2, dtype="float32").reshape(60, 2)
 TARGETS = np.arange(60, dtype="int64") * 10
@@ -46,13 +44,10 @@ def _keras_windows(tmp_path_factory):
     folder = tmp_path_factory.mktemp("series")
     np.save(folder / "d.npy", DATA)
     np.save(folder / "t.npy", TARGETS)
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS, str(folder / "d.npy"), str(folder / "t.npy"),
-         repr(CASES), str(folder / "k.pkl")],
-        capture_output=True, text=True, timeout=600, env=env,
+    testing.run_keras(
+        _KERAS, str(folder / "d.npy"), str(folder / "t.npy"), repr(CASES), str(folder / "k.pkl"),
+        backend="numpy",
     )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-3000:]
     with open(folder / "k.pkl", "rb") as f:
         return pickle.load(f)
 

@@ -7,16 +7,16 @@ columns (names, order, shapes) and values must match. The rest checks what a
 user sees without Keras: the symbolic inputs/outputs, errors, configs.
 """
 
+import importlib.util
 import json
 import os
-import subprocess
-import sys
 import tempfile
 
 import numpy as np
 import pytest
 
 from mb_layers import FeatureSpace, Functional, layers
+from mb_ops import testing
 
 _DATA = {
     "f": [0.1, 0.5, 0.9, 1.3, 2.0, -0.4, 0.7, 3.1],
@@ -110,23 +110,13 @@ def _batches(data, size=3):
 @pytest.fixture(scope="module")
 def keras_results():
     pytest.importorskip("keras")
+    if importlib.util.find_spec("tensorflow") is None:
+        pytest.skip("Keras's FeatureSpace needs TensorFlow, which is not installed")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "cases.json")
         with open(path, "w") as f:
             json.dump([_CASES, _DATA, _CALL], f)
-        env = {**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "3"}
-        done = subprocess.run(
-            [sys.executable, "-c", _KERAS_SCRIPT, path],
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=600,
-        )
-    if done.returncode != 0:
-        if "No module named 'tensorflow'" in done.stderr:
-            pytest.skip("Keras's FeatureSpace needs TensorFlow, which is not installed")
-        raise AssertionError(done.stderr[-3000:])
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        return testing.keras_json(_KERAS_SCRIPT, path, backend="tensorflow")
 
 
 def _compare(mine, theirs, label):

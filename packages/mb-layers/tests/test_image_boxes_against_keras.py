@@ -11,10 +11,10 @@ import json
 
 import numpy as np
 import pytest
+from _keras_nested_arrays import SCRIPT_HEAD, flatten
 
 from mb_graph import KerasTensor
 from mb_layers import _registry, layers
-from mb_layers._ops import ops
 from mb_ops import testing
 
 RNG = np.random.default_rng(7)
@@ -102,25 +102,9 @@ def _transform_cases():
     ]
 
 
-_SCRIPT = r"""
-import json, sys
-import numpy as np
-import keras
-folder = sys.argv[1]
-cases = json.load(open(f"{folder}/cases.json"))
-arrays = dict(np.load(f"{folder}/arrays.npz"))
-def unflatten(prefix):
-    if prefix in arrays:
-        return arrays[prefix]
-    keys = sorted({k[len(prefix) + 1:].split("/")[0] for k in arrays if k.startswith(prefix + "/")})
-    return {k: unflatten(f"{prefix}/{k}") for k in keys}
-out = {}
-def flatten(prefix, value):
-    if isinstance(value, dict):
-        for k, v in value.items():
-            flatten(f"{prefix}/{k}", v)
-    else:
-        out[prefix] = keras.ops.convert_to_numpy(value)
+_SCRIPT = (
+    SCRIPT_HEAD
+    + r"""
 for case in cases:
     layer = keras.layers.deserialize(case["config"])
     data = unflatten(case["name"])
@@ -134,15 +118,7 @@ for case in cases:
         flatten(f"{case['name']}/{key}", method(data[key], t))
 np.savez(f"{folder}/out.npz", **out)
 """
-
-
-def _flatten(prefix, value, into):
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _flatten(f"{prefix}/{key}", item, into)
-    else:
-        into[prefix] = np.asarray(ops.convert_to_numpy(value))
-    return into
+)
 
 
 @pytest.fixture(scope="module")
@@ -150,11 +126,11 @@ def keras_results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("keras_image_boxes")
     arrays, meta = {}, []
     for name, layer, data in _call_cases():
-        _flatten(name, data, arrays)
+        flatten(name, data, arrays)
         meta.append({"name": name, "config": _registry.serialize(layer), "kind": "call"})
     for name, layer, flips, shape in _transform_cases():
         data = _relative_data() if name == "flip_hv" else _data()
-        _flatten(name, {**data, "segmentation_masks": MASKS, "flips": flips}, arrays)
+        flatten(name, {**data, "segmentation_masks": MASKS, "flips": flips}, arrays)
         config = _registry.serialize(layer)
         meta.append({"name": name, "config": config, "kind": "transform", "input_shape": shape})
     (folder / "cases.json").write_text(json.dumps(meta))
@@ -178,7 +154,7 @@ def _assert_like_keras(name, got, keras_results):
 @pytest.mark.parametrize("case", _call_cases(), ids=lambda c: c[0])
 def test_data_dict_gives_keras_outputs(case, keras_results):
     name, layer, data = case
-    _assert_like_keras(name, _flatten(name, layer(data, training=True), {}), keras_results)
+    _assert_like_keras(name, flatten(name, layer(data, training=True), {}), keras_results)
 
 
 @pytest.mark.parametrize("case", _transform_cases(), ids=lambda c: c[0])
@@ -191,7 +167,7 @@ def test_fixed_transformation_gives_keras_outputs(case, keras_results):
         "bounding_boxes": layer.transform_bounding_boxes(data["bounding_boxes"], t),
         "segmentation_masks": layer.transform_segmentation_masks(data["segmentation_masks"], t),
     }
-    _assert_like_keras(name, _flatten(name, got, {}), keras_results)
+    _assert_like_keras(name, flatten(name, got, {}), keras_results)
 
 
 # ----- random layers: one draw per call, applied to every part -----------------------

@@ -10,9 +10,9 @@ import json
 
 import numpy as np
 import pytest
+from _keras_nested_arrays import SCRIPT_HEAD, flatten
 
 from mb_layers import Functional, Input, _registry, layers
-from mb_layers._ops import ops
 from mb_ops import testing
 
 RNG = np.random.default_rng(3)
@@ -63,39 +63,15 @@ def _cases():
     ]
 
 
-_SCRIPT = r"""
-import json, sys
-import numpy as np
-import keras
-folder = sys.argv[1]
-cases = json.load(open(f"{folder}/cases.json"))
-arrays = dict(np.load(f"{folder}/arrays.npz"))
-def unflatten(prefix):
-    if prefix in arrays:
-        return arrays[prefix]
-    keys = sorted({k[len(prefix) + 1:].split("/")[0] for k in arrays if k.startswith(prefix + "/")})
-    return {k: unflatten(f"{prefix}/{k}") for k in keys}
-out = {}
-def flatten(prefix, value):
-    if isinstance(value, dict):
-        for k, v in value.items():
-            flatten(f"{prefix}/{k}", v)
-    else:
-        out[prefix] = keras.ops.convert_to_numpy(value)
+_SCRIPT = (
+    SCRIPT_HEAD
+    + r"""
 for case in cases:
     layer = keras.layers.deserialize(case["config"])
     flatten(case["name"], layer(unflatten(case["name"]), **case["kwargs"]))
 np.savez(f"{folder}/out.npz", **out)
 """
-
-
-def _flatten(prefix, value, into):
-    if isinstance(value, dict):
-        for key, item in value.items():
-            _flatten(f"{prefix}/{key}", item, into)
-    else:
-        into[prefix] = np.asarray(ops.convert_to_numpy(value))
-    return into
+)
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +79,7 @@ def keras_results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("keras_image_data")
     arrays, meta = {}, []
     for name, layer, data, kwargs in _cases():
-        _flatten(name, data, arrays)
+        flatten(name, data, arrays)
         meta.append({"name": name, "config": _registry.serialize(layer), "kwargs": kwargs})
     (folder / "cases.json").write_text(json.dumps(meta))
     np.savez(folder / "arrays.npz", **arrays)
@@ -114,7 +90,7 @@ def keras_results(tmp_path_factory):
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c[0])
 def test_layer_gives_keras_outputs(case, keras_results):
     name, layer, data, kwargs = case
-    got = _flatten(name, layer(data, **kwargs), {})
+    got = flatten(name, layer(data, **kwargs), {})
     expected = {k: v for k, v in keras_results.items() if k == name or k.startswith(name + "/")}
     assert sorted(got) == sorted(expected)
     for key, value in expected.items():

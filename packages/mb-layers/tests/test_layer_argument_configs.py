@@ -6,14 +6,12 @@ the argument entries must be equal, in the same order.
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
 from mb_layers import _registry, layers, regularizers
 from mb_layers.layers._arguments import serialized_arguments
+from mb_ops import testing
 
 _SUFFIXES = ("_initializer", "_regularizer", "_constraint", "activation")
 
@@ -50,19 +48,7 @@ def _layers():
 def test_argument_entries_match_keras():
     built = _layers()
     configs = [_registry.serialize(layer) for layer in built]
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_CONFIGS],
-        input=json.dumps(configs),
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    keras_configs = json.loads(result.stdout.strip().splitlines()[-1])
+    keras_configs = testing.keras_json(_KERAS_CONFIGS, backend="numpy", input=json.dumps(configs))
     for layer, config, keras_config in zip(built, configs, keras_configs, strict=True):
         ours = _arguments(config["config"])
         assert ours, type(layer).__name__

@@ -8,9 +8,6 @@ tensors and variables by shape and dtype, and by their values where the case ask
 (``"mean=values"``; random initial weights are compared by shape only)."""
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -265,18 +262,7 @@ def _keras_values(cases):
         + "cases = json.loads(sys.stdin.read())\n"
         + "print(json.dumps({k: run_case(layers, c) for k, c in cases.items()}))\n"
     )
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return testing.keras_json(code, backend="numpy", input=json.dumps(cases))
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,13 @@ with graphviz.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 import mb_layers
 from mb_layers import layers
+from mb_ops import testing
 
 pydot = pytest.importorskip("pydot", reason="pydot is mb-layers' optional plotting dependency")
 
@@ -91,13 +89,7 @@ def _build():
 
 @pytest.fixture(scope="module", name="keras_dots")
 def _keras_dots():
-    env = {**os.environ, "KERAS_BACKEND": "numpy"}
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS, json.dumps(OPTIONS)],
-        capture_output=True, text=True, timeout=600, env=env,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return testing.keras_json(_KERAS, json.dumps(OPTIONS), backend="numpy")
 
 
 @pytest.mark.parametrize("index", range(len(OPTIONS)))

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
-from mb_ops import _config, config
+from mb_ops import _config, config, testing
 
 
 @pytest.fixture
@@ -126,16 +123,9 @@ def test_switches_read_and_set_as_keras_config(home, monkeypatch):
         monkeypatch.delenv(var, raising=False)
     for var in ("MB_MAX_EPOCHS", "MB_MAX_STEPS_PER_EPOCH"):
         monkeypatch.delenv(var, raising=False)
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "KERAS_HOME": str(home / "keras")}
-    done = subprocess.run(
-        [sys.executable, "-c", _KERAS_SWITCHES],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
+    keras_side = testing.keras_json(
+        _KERAS_SWITCHES, backend="numpy", KERAS_HOME=str(home / "keras")
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    keras_side = json.loads(done.stdout.strip().splitlines()[-1])
     _reload()
     assert _mb_switches() == keras_side
 

@@ -1,13 +1,10 @@
 import json
-import os
-import subprocess
-import sys
 
 import ml_dtypes
 import numpy as np
 import pytest
 
-from mb_ops import config, dtypes
+from mb_ops import config, dtypes, testing
 
 _PROMOTABLE = [
     "bool",
@@ -112,15 +109,7 @@ def test_float8_refuses_implicit_promotion():
 def test_result_type_matches_keras3_for_every_mixed_pair():
     pytest.importorskip("keras", reason="keras is an optional test-only reference")
     names = [*_PROMOTABLE, "int", "float"]
-    env = dict(os.environ, KERAS_BACKEND="numpy")
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS_SCRIPT, json.dumps(names)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
-    expected = json.loads(proc.stdout.strip().splitlines()[-1])
+    expected = testing.keras_json(_KERAS_SCRIPT, json.dumps(names), backend="numpy")
     weak = {"int": int, "float": float}
     mismatches = []
     for key, keras_result in expected.items():

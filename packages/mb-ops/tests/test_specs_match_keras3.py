@@ -7,9 +7,6 @@ returns eagerly, and one deliberate rule of mb.
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -92,15 +89,7 @@ def test_static_specs_match_keras3():
         except TypeError:
             continue
     payload = [[cid, c.module, c.name, a, k] for cid, (c, a, k) in cases.items()]
-    proc = subprocess.run(
-        [sys.executable, "-c", _KERAS],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, KERAS_BACKEND="numpy"),
-        check=True,
-    )
-    keras_specs = json.loads(proc.stdout.strip().splitlines()[-1])
+    keras_specs = testing.keras_json(_KERAS, backend="numpy", input=json.dumps(payload))
     assert len(keras_specs) > 500
     mismatches = []
     for cid, keras_spec in keras_specs.items():

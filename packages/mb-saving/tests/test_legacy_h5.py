@@ -2,9 +2,6 @@
 name, all or nothing, through the same safety checks as ``.weights.h5``."""
 
 import inspect
-import os
-import subprocess
-import sys
 import textwrap
 
 import h5py
@@ -14,6 +11,7 @@ import pytest
 import mb_layers
 import mb_saving
 from mb_layers import layers
+from mb_ops import testing
 from mb_train.models import Functional, Sequential
 
 
@@ -62,11 +60,7 @@ def _mb_net(**kwargs):
 @pytest.fixture(scope="module")
 def keras_files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("legacy")
-    env = {**os.environ, "KERAS_BACKEND": "numpy", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    done = subprocess.run(
-        [sys.executable, "-c", _KERAS, str(folder)], env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    testing.run_keras(_KERAS, str(folder), backend="numpy")
     return folder
 
 

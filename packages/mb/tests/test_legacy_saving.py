@@ -2,13 +2,11 @@
 dicts (compared in a subprocess) and rebuilds the objects."""
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
 import mb as keras
+from mb_ops import testing
 
 _CODE = """
 import json, keras
@@ -29,12 +27,7 @@ def _objects():
 
 def test_serialized_forms_equal_keras(tmp_path):
     pytest.importorskip("keras", reason="Keras 3 is a test-only dependency")
-    env = {**os.environ, "KERAS_HOME": str(tmp_path), "KERAS_BACKEND": keras.config.backend()}
-    done = subprocess.run(
-        [sys.executable, "-c", _CODE], capture_output=True, text=True, env=env, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    theirs = testing.keras_json(_CODE, backend=keras.config.backend(), KERAS_HOME=str(tmp_path))
     mine = [keras.legacy.saving.serialize_keras_object(o) for o in _objects()]
     assert json.loads(json.dumps(mine)) == theirs
     assert keras.utils.legacy.serialize_keras_object is keras.legacy.saving.serialize_keras_object

@@ -6,13 +6,12 @@ import importlib.util
 import inspect
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb_layers
+from mb_ops import testing
 from mb_train import callbacks, optimizers
 from mb_train.models import Sequential
 
@@ -90,18 +89,8 @@ class _Namespace:
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
     folder = tmp_path_factory.mktemp("keras")
-    done = subprocess.run(
-        [sys.executable, "-c", inspect.getsource(state) + _KERAS_MAIN, str(folder)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
-    theirs = json.loads(done.stdout.strip().splitlines()[-1])
+    theirs = testing.keras_json(inspect.getsource(state) + _KERAS_MAIN, str(folder))
     ours = json.loads(
         json.dumps(state(_Namespace, str(tmp_path_factory.mktemp("mb"))), default=repr)
     )

@@ -2,7 +2,6 @@
 (jax, in a subprocess) and mb read each other's checkpoints."""
 
 import os
-import subprocess
 import sys
 import textwrap
 
@@ -11,7 +10,7 @@ import pytest
 
 import mb_layers
 import mb_saving
-from mb_ops import config
+from mb_ops import config, testing
 from mb_train import callbacks as cb
 from mb_train import optimizers
 from mb_train.models import Sequential
@@ -166,17 +165,7 @@ _KERAS = textwrap.dedent(
 
 def _run_keras(mode, folder):
     pytest.importorskip("keras", reason="Keras 3 is a test-only dependency")
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env["PYTHONWARNINGS"] = "ignore"
-    env.pop("MB_BACKEND", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _KERAS, mode, str(folder)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-4000:]
+    testing.run_keras(_KERAS, mode, str(folder), PYTHONWARNINGS="ignore")
     with np.load(folder / "keras.npz") as saved:
         return [saved[f"arr_{i}"] for i in range(len(saved.files))]
 

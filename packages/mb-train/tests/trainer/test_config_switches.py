@@ -3,11 +3,8 @@
 interactive logging and traceback filtering."""
 
 import io
-import json
 import logging
 import os
-import subprocess
-import sys
 import textwrap
 import traceback
 from contextlib import redirect_stdout
@@ -16,7 +13,7 @@ import numpy as np
 import pytest
 
 import mb_layers
-from mb_ops import config, ops
+from mb_ops import config, ops, testing
 from mb_train import utils
 from mb_train.losses import MeanSquaredError
 from mb_train.models import Model
@@ -76,18 +73,14 @@ def _keras_capped_fit(tmp_path):
     pytest.importorskip("keras", reason="Keras 3 is a test-only dependency")
     np.save(tmp_path / "x.npy", _X)
     np.save(tmp_path / "y.npy", _Y)
-    env = {**os.environ, "KERAS_BACKEND": "jax", "KERAS_HOME": str(tmp_path / "keras")}
-    env.pop("KERAS_MAX_EPOCHS", None)
-    env.pop("KERAS_MAX_STEPS_PER_EPOCH", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _CAPPED_FIT, str(tmp_path / "x.npy"), str(tmp_path / "y.npy")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
+    return testing.keras_json(
+        _CAPPED_FIT,
+        str(tmp_path / "x.npy"),
+        str(tmp_path / "y.npy"),
+        KERAS_HOME=str(tmp_path / "keras"),
+        KERAS_MAX_EPOCHS=None,
+        KERAS_MAX_STEPS_PER_EPOCH=None,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def test_max_epochs_and_max_steps_cap_fit_evaluate_predict_as_keras(tmp_path):

@@ -3,9 +3,6 @@
 training history and weights, the same errors for bad arguments."""
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -13,6 +10,7 @@ import pytest
 
 import mb_layers
 from mb_layers import Input, initializers, layers
+from mb_ops import testing
 from mb_train import distillation, losses, optimizers
 from mb_train.distillation import Distiller, FeatureDistillation, LogitsDistillation
 from mb_train.models import Functional
@@ -82,16 +80,8 @@ _KERAS_IMPORTS = (
 
 def _keras_side(tmp_path):
     pytest.importorskip("keras", reason="Keras 3 is a test-only dependency")
-    env = {**os.environ, "KERAS_BACKEND": "jax", "KERAS_HOME": str(tmp_path / "keras")}
-    done = subprocess.run(
-        [sys.executable, "-c", _RUN.format(imports=_KERAS_IMPORTS)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    script = _RUN.format(imports=_KERAS_IMPORTS)
+    return testing.keras_json(script, KERAS_HOME=str(tmp_path / "keras"))
 
 
 def _mb_side():

@@ -8,16 +8,13 @@ stripped.
 import importlib.util
 import json
 import logging
-import os
-import subprocess
-import sys
 import types
 
 import pytest
 
 import mb_layers
 import mb_ops
-from mb_ops import ops
+from mb_ops import ops, testing
 from mb_train import utils
 from mb_train._model import _summary
 from mb_train.models import Model, Sequential
@@ -161,21 +158,7 @@ def _read(text):
 
 @pytest.fixture(scope="module")
 def keras_texts():
-    env = {
-        **os.environ,
-        "KERAS_BACKEND": "jax",
-        "TF_CPP_MIN_LOG_LEVEL": "3",
-        "COLUMNS": _COLUMNS,
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_SCRIPT, _MODELS, json.dumps(_CASES)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return testing.keras_json(_KERAS_SCRIPT, _MODELS, json.dumps(_CASES), COLUMNS=_COLUMNS)
 
 
 @pytest.fixture

@@ -7,6 +7,8 @@ its name, as in Keras (``kernel_initializer``, ``bias_regularizer``,
 ``serialize`` calls.
 """
 
+import inspect
+
 from mb_layers import activations, constraints, initializers, regularizers
 
 # (name suffix, serialize); an unset regularizer or constraint is written as None.
@@ -59,3 +61,15 @@ def weight_arguments(layer, *weights, initialized_only=(), activity_regularizer=
         names.append("activity_regularizer")
     names += [f"{weight}_constraint" for weight in weights]
     return serialized_arguments(layer, *names)
+
+
+def base_arguments(base_init, arguments):
+    """The arguments of ``base_init`` (a base class's ``__init__``, whose last parameter
+    is ``**kwargs``) and the ``**kwargs``, out of a subclass ``__init__``'s ``locals()``.
+
+    Each layer repeats its base's arguments in its own signature, as Keras's do;
+    ``super().__init__(**base_arguments(_Base.__init__, locals()))`` hands them on
+    without listing them a second time.
+    """
+    names = list(inspect.signature(base_init).parameters)[1:-1]
+    return {**{name: arguments[name] for name in names}, **arguments["kwargs"]}

@@ -2,7 +2,7 @@
 
 from mb_layers import constraints, initializers, regularizers
 from mb_layers._ops import ops
-from mb_layers.layers._arguments import weight_arguments
+from mb_layers.layers._arguments import base_arguments, weight_arguments
 from mb_layers.layers._convolutional import _2D, _BaseConv, _with_defaults
 
 
@@ -26,20 +26,7 @@ class _DepthwiseConv(_BaseConv):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(
-            kernel_size,
-            strides,
-            padding,
-            data_format,
-            dilation_rate,
-            activation,
-            use_bias,
-            bias_initializer,
-            bias_regularizer,
-            activity_regularizer,
-            bias_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_BaseConv.__init__, locals()))
         self.depth_multiplier = depth_multiplier
         self.depthwise_initializer = initializers.get(depthwise_initializer)
         self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
@@ -177,20 +164,7 @@ class _SeparableConv(_BaseConv):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(
-            kernel_size,
-            strides,
-            padding,
-            data_format,
-            dilation_rate,
-            activation,
-            use_bias,
-            bias_initializer,
-            bias_regularizer,
-            activity_regularizer,
-            bias_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_BaseConv.__init__, locals()))
         self.filters = filters
         self.depth_multiplier = depth_multiplier
         self.depthwise_initializer = initializers.get(depthwise_initializer)

@@ -2,7 +2,7 @@
 
 from mb_layers import constraints, initializers, regularizers
 from mb_layers._ops import ops
-from mb_layers.layers._arguments import weight_arguments
+from mb_layers.layers._arguments import base_arguments, weight_arguments
 from mb_layers.layers._convolutional import _2D, _BaseConv, _with_defaults
 from mb_layers.layers._reshaping import _int_tuple
 
@@ -28,20 +28,7 @@ class _ConvTranspose(_BaseConv):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(
-            kernel_size,
-            strides,
-            padding,
-            data_format,
-            dilation_rate,
-            activation,
-            use_bias,
-            bias_initializer,
-            bias_regularizer,
-            activity_regularizer,
-            bias_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_BaseConv.__init__, locals()))
         self.filters = filters
         self.output_padding = (
             None

@@ -8,7 +8,7 @@ from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.layers import _quantized
-from mb_layers.layers._arguments import serialized_arguments, weight_arguments
+from mb_layers.layers._arguments import base_arguments, serialized_arguments, weight_arguments
 from mb_layers.layers._reshaping import _data_format, _int_tuple
 
 _PADDINGS = ("valid", "same", "causal")
@@ -155,20 +155,7 @@ class _Conv(_BaseConv):
         # LoRA arguments come through **kwargs, as Keras's.
         lora_rank = kwargs.pop("lora_rank", None)
         lora_alpha = kwargs.pop("lora_alpha", None)
-        super().__init__(
-            kernel_size,
-            strides,
-            padding,
-            data_format,
-            dilation_rate,
-            activation,
-            use_bias,
-            bias_initializer,
-            bias_regularizer,
-            activity_regularizer,
-            bias_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_BaseConv.__init__, locals()))
         if not isinstance(filters, int) or filters <= 0:
             raise ValueError(f"`filters` must be a positive int. Received: filters={filters!r}.")
         if filters % groups:

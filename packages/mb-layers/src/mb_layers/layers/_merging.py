@@ -71,7 +71,20 @@ class _Merge(Layer):
         return super().get_config()
 
 
-class Add(_Merge):
+class _Fold(_Merge):
+    """Folds its inputs with the binary op ``ops.<_fold_op>`` (``ops.add``, ...), left to right."""
+
+    _fold_op = ""
+
+    def _merge(self, inputs):
+        op = getattr(ops, self._fold_op)
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = op(out, x)
+        return out
+
+
+class Add(_Fold):
     """Sums its inputs.
 
     The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
@@ -90,11 +103,7 @@ class Add(_Merge):
     [[5.0, 7.0]]
     """
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = ops.add(out, x)
-        return out
+    _fold_op = "add"
 
 
 class Subtract(_Merge):
@@ -124,7 +133,7 @@ class Subtract(_Merge):
         return ops.subtract(inputs[0], inputs[1])
 
 
-class Multiply(_Merge):
+class Multiply(_Fold):
     """Multiplies its inputs elementwise.
 
     The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
@@ -143,14 +152,10 @@ class Multiply(_Merge):
     [[4.0, 10.0]]
     """
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = ops.multiply(out, x)
-        return out
+    _fold_op = "multiply"
 
 
-class Average(_Merge):
+class Average(_Fold):
     """The elementwise mean of its inputs.
 
     The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
@@ -169,14 +174,13 @@ class Average(_Merge):
     [[2.5, 3.5]]
     """
 
+    _fold_op = "add"
+
     def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = ops.add(out, x)
-        return ops.divide(out, len(inputs))
+        return ops.divide(super()._merge(inputs), len(inputs))
 
 
-class Maximum(_Merge):
+class Maximum(_Fold):
     """The elementwise maximum of its inputs.
 
     The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
@@ -195,14 +199,10 @@ class Maximum(_Merge):
     [[4.0, 5.0]]
     """
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = ops.maximum(out, x)
-        return out
+    _fold_op = "maximum"
 
 
-class Minimum(_Merge):
+class Minimum(_Fold):
     """The elementwise minimum of its inputs.
 
     The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
@@ -221,11 +221,7 @@ class Minimum(_Merge):
     [[1.0, 2.0]]
     """
 
-    def _merge(self, inputs):
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = ops.minimum(out, x)
-        return out
+    _fold_op = "minimum"
 
 
 class Concatenate(_Merge):

@@ -7,7 +7,7 @@ from mb_layers import constraints, initializers, regularizers
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.layers._activation_layers import Softmax, _large_negative
-from mb_layers.layers._arguments import weight_arguments
+from mb_layers.layers._arguments import base_arguments, weight_arguments
 from mb_layers.layers._attention import _LETTERS, _combine_masks
 from mb_layers.layers._einsum_dense import EinsumDense
 from mb_layers.layers._regularization import Dropout
@@ -203,21 +203,7 @@ class MultiHeadAttention(_ProjectedAttention):
         seed=None,
         **kwargs,
     ):
-        super().__init__(
-            dropout,
-            use_bias,
-            kernel_initializer,
-            bias_initializer,
-            kernel_regularizer,
-            bias_regularizer,
-            activity_regularizer,
-            kernel_constraint,
-            bias_constraint,
-            seed,
-            use_gate,
-            sliding_window,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_ProjectedAttention.__init__, locals()))
         self.num_heads = num_heads
         self.key_dim = key_dim
         self.value_dim = value_dim if value_dim else key_dim
@@ -448,21 +434,7 @@ class GroupedQueryAttention(_ProjectedAttention):
         seed=None,
         **kwargs,
     ):
-        super().__init__(
-            dropout,
-            use_bias,
-            kernel_initializer,
-            bias_initializer,
-            kernel_regularizer,
-            bias_regularizer,
-            activity_regularizer,
-            kernel_constraint,
-            bias_constraint,
-            seed,
-            use_gate,
-            sliding_window,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_ProjectedAttention.__init__, locals()))
         if num_query_heads % num_key_value_heads:
             raise ValueError(
                 f"GroupedQueryAttention: num_query_heads ({num_query_heads}) must be a "

@@ -7,7 +7,7 @@ from mb_layers import _registry, activations, constraints, initializers, regular
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
-from mb_layers.layers._arguments import serialized_arguments, weight_arguments
+from mb_layers.layers._arguments import base_arguments, serialized_arguments, weight_arguments
 from mb_ops.random import SeedGenerator
 
 
@@ -335,25 +335,7 @@ class LSTMCell(_GatedCell):
         **kwargs,
     ):
         implementation = kwargs.pop("implementation", 2)
-        super().__init__(
-            units,
-            activation,
-            recurrent_activation,
-            use_bias,
-            kernel_initializer,
-            recurrent_initializer,
-            bias_initializer,
-            kernel_regularizer,
-            recurrent_regularizer,
-            bias_regularizer,
-            kernel_constraint,
-            recurrent_constraint,
-            bias_constraint,
-            dropout,
-            recurrent_dropout,
-            seed,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_GatedCell.__init__, locals()))
         self._set_implementation(implementation)
         self.unit_forget_bias = unit_forget_bias
         self.state_size = [units, units]
@@ -459,25 +441,7 @@ class GRUCell(_GatedCell):
         **kwargs,
     ):
         implementation = kwargs.pop("implementation", 2)
-        super().__init__(
-            units,
-            activation,
-            recurrent_activation,
-            use_bias,
-            kernel_initializer,
-            recurrent_initializer,
-            bias_initializer,
-            kernel_regularizer,
-            recurrent_regularizer,
-            bias_regularizer,
-            kernel_constraint,
-            recurrent_constraint,
-            bias_constraint,
-            dropout,
-            recurrent_dropout,
-            seed,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_GatedCell.__init__, locals()))
         self._set_implementation(implementation)
         self.reset_after = reset_after
         self.state_size = units

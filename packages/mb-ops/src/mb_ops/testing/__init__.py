@@ -35,6 +35,7 @@ from mb_ops.testing._skips import is_declared_unsupported as is_declared_unsuppo
 from mb_ops.testing._suites import ENGINES as ENGINES
 from mb_ops.testing._suites import conformance_tests as conformance_tests
 from mb_ops.testing._suites import engines_loaded_by as engines_loaded_by
+from mb_ops.testing._suites import keras_json as keras_json
 from mb_ops.testing._suites import run_keras as run_keras
 
 

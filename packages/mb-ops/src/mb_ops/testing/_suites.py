@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -67,23 +68,44 @@ def engines_loaded_by(code: str, backend: str = "numpy", timeout: float = 300) -
 
 
 def run_keras(
-    script: str, *args: str, backend: str = "jax", timeout: float = 600, **env: str
+    script: str,
+    *args: str,
+    backend: str = "jax",
+    timeout: float = 600,
+    input: str | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+    **env: str | None,
 ) -> subprocess.CompletedProcess:
     """Run ``script`` (Python source, given ``args`` as ``sys.argv[1:]``) in a fresh
     interpreter with Keras 3 on ``backend`` (``KERAS_BACKEND``; ``MB_BACKEND`` unset,
-    TensorFlow's logs quiet, ``env`` added), as the tests that compare mb with Keras do.
+    TensorFlow's logs quiet, ``env`` added: a ``None`` value unsets that variable),
+    as the tests that compare mb with Keras do. ``input`` goes to its stdin; ``cwd``
+    is the folder it runs in.
 
     Returns the finished process (``.stdout`` holds what the script printed); a script
     that fails fails the caller with the end of its stderr.
     """
     environ = {k: v for k, v in os.environ.items() if k != "MB_BACKEND"}
-    environ.update(KERAS_BACKEND=backend, TF_CPP_MIN_LOG_LEVEL="3", **env)
+    environ.update(KERAS_BACKEND=backend, TF_CPP_MIN_LOG_LEVEL="3")
+    for name, value in env.items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
     result = subprocess.run(
         [sys.executable, "-c", script, *args],
         env=environ,
         capture_output=True,
         text=True,
         timeout=timeout,
+        input=input,
+        cwd=cwd,
     )
     assert result.returncode == 0, f"the Keras run failed:\n{result.stderr[-4000:]}"
     return result
+
+
+def keras_json(script: str, *args: str, **options: Any) -> Any:
+    """``run_keras(script, *args, **options)``, and the JSON of the last line it printed
+    (the way the tests that compare mb with Keras hand Keras's results back)."""
+    return json.loads(run_keras(script, *args, **options).stdout.strip().splitlines()[-1])

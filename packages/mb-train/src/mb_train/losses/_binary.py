@@ -1,9 +1,8 @@
 """Binary cross-entropy and its focal variant: one independent yes/no per entry."""
 
 from mb_ops import ops
-from mb_train.losses._loss import Loss
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import LossFunctionWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -71,7 +70,7 @@ def binary_focal_crossentropy(
 
 
 @builtin
-class BinaryCrossentropy(LossFunctionWrapper):
+class BinaryCrossentropy(BuiltinLossWrapper):
     """Binary cross-entropy (`binary_crossentropy`), for 0/1 targets.
 
     Args:
@@ -103,21 +102,10 @@ class BinaryCrossentropy(LossFunctionWrapper):
             label_smoothing=label_smoothing,
             axis=axis,
         )
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
-
-    def get_config(self):
-        return {
-            **Loss.get_config(self),
-            "from_logits": self.from_logits,
-            "label_smoothing": self.label_smoothing,
-            "axis": self.axis,
-        }
 
 
 @builtin
-class BinaryFocalCrossentropy(LossFunctionWrapper):
+class BinaryFocalCrossentropy(BuiltinLossWrapper):
     """Focal binary cross-entropy (`binary_focal_crossentropy`).
 
     Args:
@@ -145,27 +133,10 @@ class BinaryFocalCrossentropy(LossFunctionWrapper):
             name=name,
             reduction=reduction,
             dtype=dtype,
-            apply_class_balancing=apply_class_balancing,
-            alpha=alpha,
-            gamma=gamma,
             from_logits=from_logits,
             label_smoothing=label_smoothing,
             axis=axis,
+            apply_class_balancing=apply_class_balancing,
+            alpha=alpha,
+            gamma=gamma,
         )
-        self.apply_class_balancing = apply_class_balancing
-        self.alpha = alpha
-        self.gamma = gamma
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
-
-    def get_config(self):
-        return {
-            **Loss.get_config(self),
-            "from_logits": self.from_logits,
-            "label_smoothing": self.label_smoothing,
-            "axis": self.axis,
-            "apply_class_balancing": self.apply_class_balancing,
-            "alpha": self.alpha,
-            "gamma": self.gamma,
-        }

@@ -5,9 +5,8 @@ import warnings
 
 from mb_layers import set_keras_mask
 from mb_ops import config, ops
-from mb_train.losses._loss import Loss
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import LossFunctionWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -155,7 +154,7 @@ def categorical_generalized_cross_entropy(y_true, y_pred, q):
 
 
 @builtin
-class CategoricalCrossentropy(LossFunctionWrapper):
+class CategoricalCrossentropy(BuiltinLossWrapper):
     """Cross-entropy for one-hot targets (`categorical_crossentropy`).
 
     Args:
@@ -187,21 +186,10 @@ class CategoricalCrossentropy(LossFunctionWrapper):
             label_smoothing=label_smoothing,
             axis=axis,
         )
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
-
-    def get_config(self):
-        return {
-            **Loss.get_config(self),
-            "from_logits": self.from_logits,
-            "label_smoothing": self.label_smoothing,
-            "axis": self.axis,
-        }
 
 
 @builtin
-class CategoricalFocalCrossentropy(LossFunctionWrapper):
+class CategoricalFocalCrossentropy(BuiltinLossWrapper):
     """Focal cross-entropy for one-hot targets (`categorical_focal_crossentropy`).
 
     Args:
@@ -227,31 +215,16 @@ class CategoricalFocalCrossentropy(LossFunctionWrapper):
             name=name,
             reduction=reduction,
             dtype=dtype,
-            alpha=alpha,
-            gamma=gamma,
             from_logits=from_logits,
             label_smoothing=label_smoothing,
             axis=axis,
+            alpha=alpha,
+            gamma=gamma,
         )
-        self.alpha = alpha
-        self.gamma = gamma
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
-
-    def get_config(self):
-        return {
-            **Loss.get_config(self),
-            "from_logits": self.from_logits,
-            "label_smoothing": self.label_smoothing,
-            "axis": self.axis,
-            "alpha": self.alpha,
-            "gamma": self.gamma,
-        }
 
 
 @builtin
-class SparseCategoricalCrossentropy(LossFunctionWrapper):
+class SparseCategoricalCrossentropy(BuiltinLossWrapper):
     """Cross-entropy for integer class targets (`sparse_categorical_crossentropy`).
 
     Args:
@@ -284,22 +257,10 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
             ignore_class=ignore_class,
             axis=axis,
         )
-        self.from_logits = from_logits
-        self.ignore_class = ignore_class
-        self.axis = axis
-
-    def get_config(self):
-        # Keras 3 leaves `axis` out of the config; mb keeps it (Keras reads it back).
-        return {
-            **Loss.get_config(self),
-            "from_logits": self.from_logits,
-            "ignore_class": self.ignore_class,
-            "axis": self.axis,
-        }
 
 
 @builtin
-class CategoricalGeneralizedCrossEntropy(LossFunctionWrapper):
+class CategoricalGeneralizedCrossEntropy(BuiltinLossWrapper):
     """Generalized cross-entropy for integer targets (`categorical_generalized_cross_entropy`).
 
     Args:
@@ -323,7 +284,3 @@ class CategoricalGeneralizedCrossEntropy(LossFunctionWrapper):
             dtype=dtype,
             q=q,
         )
-        self.q = q
-
-    def get_config(self):
-        return {**Loss.get_config(self), "q": self.q}

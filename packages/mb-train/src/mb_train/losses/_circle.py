@@ -2,9 +2,8 @@
 
 from mb_layers import set_keras_mask
 from mb_ops import ops
-from mb_train.losses._loss import Loss
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import LossFunctionWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 
 def _positions(labels):
@@ -75,7 +74,7 @@ def circle(
 
 
 @builtin
-class Circle(LossFunctionWrapper):
+class Circle(BuiltinLossWrapper):
     """The Circle loss (`circle`) over a batch of labelled embeddings.
 
     Args:
@@ -103,14 +102,3 @@ class Circle(LossFunctionWrapper):
             margin=margin,
             remove_diagonal=remove_diagonal,
         )
-        self.gamma = gamma
-        self.margin = margin
-        self.remove_diagonal = remove_diagonal
-
-    def get_config(self):
-        return {
-            **Loss.get_config(self),
-            "gamma": self.gamma,
-            "margin": self.margin,
-            "remove_diagonal": self.remove_diagonal,
-        }

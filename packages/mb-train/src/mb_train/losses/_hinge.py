@@ -1,9 +1,8 @@
 """Hinge losses: maximum-margin losses for -1/+1 (or 0/1) and one-hot targets."""
 
 from mb_ops import ops
-from mb_train.losses._loss import Loss
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import LossFunctionWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -56,33 +55,24 @@ def categorical_hinge(y_true, y_pred):
 
 
 @builtin
-class Hinge(LossFunctionWrapper):
+class Hinge(BuiltinLossWrapper):
     """The hinge loss (`hinge`); targets -1/+1 or 0/1."""
 
     def __init__(self, reduction=_DEFAULT, name="hinge", dtype=None):
         super().__init__(hinge, name=name, reduction=reduction, dtype=dtype)
 
-    def get_config(self):
-        return Loss.get_config(self)
-
 
 @builtin
-class SquaredHinge(LossFunctionWrapper):
+class SquaredHinge(BuiltinLossWrapper):
     """The squared hinge loss (`squared_hinge`); targets -1/+1 or 0/1."""
 
     def __init__(self, reduction=_DEFAULT, name="squared_hinge", dtype=None):
         super().__init__(squared_hinge, name=name, reduction=reduction, dtype=dtype)
 
-    def get_config(self):
-        return Loss.get_config(self)
-
 
 @builtin
-class CategoricalHinge(LossFunctionWrapper):
+class CategoricalHinge(BuiltinLossWrapper):
     """The categorical hinge loss (`categorical_hinge`) for one-hot targets."""
 
     def __init__(self, reduction=_DEFAULT, name="categorical_hinge", dtype=None):
         super().__init__(categorical_hinge, name=name, reduction=reduction, dtype=dtype)
-
-    def get_config(self):
-        return Loss.get_config(self)

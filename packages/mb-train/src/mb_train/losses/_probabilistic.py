@@ -1,9 +1,8 @@
 """Losses between distributions and counts: Kullback-Leibler divergence and Poisson."""
 
 from mb_ops import config, ops
-from mb_train.losses._loss import Loss
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import LossFunctionWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -34,7 +33,7 @@ def poisson(y_true, y_pred):
 
 
 @builtin
-class KLDivergence(LossFunctionWrapper):
+class KLDivergence(BuiltinLossWrapper):
     """Kullback-Leibler divergence of `y_pred` from `y_true` (`kl_divergence`).
 
     >>> round(float(KLDivergence()([[1.0, 0.0]], [[0.5, 0.5]])), 4)
@@ -44,16 +43,10 @@ class KLDivergence(LossFunctionWrapper):
     def __init__(self, reduction=_DEFAULT, name="kl_divergence", dtype=None):
         super().__init__(kl_divergence, name=name, reduction=reduction, dtype=dtype)
 
-    def get_config(self):
-        return Loss.get_config(self)
-
 
 @builtin
-class Poisson(LossFunctionWrapper):
+class Poisson(BuiltinLossWrapper):
     """The Poisson negative log-likelihood, up to a constant (`poisson`)."""
 
     def __init__(self, reduction=_DEFAULT, name="poisson", dtype=None):
         super().__init__(poisson, name=name, reduction=reduction, dtype=dtype)
-
-    def get_config(self):
-        return Loss.get_config(self)

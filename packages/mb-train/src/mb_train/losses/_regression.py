@@ -4,10 +4,9 @@ log-cosh and cosine similarity."""
 import math
 
 from mb_ops import config, ops
-from mb_train.losses._loss import Loss
 from mb_train.losses._reduction import squeeze_or_expand_to_same_rank
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import LossFunctionWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -93,7 +92,7 @@ def log_cosh(y_true, y_pred):
 
 
 @builtin
-class MeanSquaredError(LossFunctionWrapper):
+class MeanSquaredError(BuiltinLossWrapper):
     """Mean of the squared errors (`mean_squared_error`); see `Loss` for the arguments.
 
     >>> float(MeanSquaredError()([[0.0, 1.0], [0.0, 0.0]], [[1.0, 1.0], [1.0, 0.0]]))
@@ -103,23 +102,17 @@ class MeanSquaredError(LossFunctionWrapper):
     def __init__(self, reduction=_DEFAULT, name="mean_squared_error", dtype=None):
         super().__init__(mean_squared_error, name=name, reduction=reduction, dtype=dtype)
 
-    def get_config(self):
-        return Loss.get_config(self)
-
 
 @builtin
-class MeanAbsoluteError(LossFunctionWrapper):
+class MeanAbsoluteError(BuiltinLossWrapper):
     """Mean of the absolute errors (`mean_absolute_error`)."""
 
     def __init__(self, reduction=_DEFAULT, name="mean_absolute_error", dtype=None):
         super().__init__(mean_absolute_error, name=name, reduction=reduction, dtype=dtype)
 
-    def get_config(self):
-        return Loss.get_config(self)
-
 
 @builtin
-class MeanAbsolutePercentageError(LossFunctionWrapper):
+class MeanAbsolutePercentageError(BuiltinLossWrapper):
     """Mean absolute percentage error (`mean_absolute_percentage_error`)."""
 
     def __init__(self, reduction=_DEFAULT, name="mean_absolute_percentage_error", dtype=None):
@@ -127,12 +120,9 @@ class MeanAbsolutePercentageError(LossFunctionWrapper):
             mean_absolute_percentage_error, name=name, reduction=reduction, dtype=dtype
         )
 
-    def get_config(self):
-        return Loss.get_config(self)
-
 
 @builtin
-class MeanSquaredLogarithmicError(LossFunctionWrapper):
+class MeanSquaredLogarithmicError(BuiltinLossWrapper):
     """Mean squared logarithmic error (`mean_squared_logarithmic_error`)."""
 
     def __init__(self, reduction=_DEFAULT, name="mean_squared_logarithmic_error", dtype=None):
@@ -140,12 +130,9 @@ class MeanSquaredLogarithmicError(LossFunctionWrapper):
             mean_squared_logarithmic_error, name=name, reduction=reduction, dtype=dtype
         )
 
-    def get_config(self):
-        return Loss.get_config(self)
-
 
 @builtin
-class CosineSimilarity(LossFunctionWrapper):
+class CosineSimilarity(BuiltinLossWrapper):
     """Minus the cosine similarity along `axis` (`cosine_similarity`).
 
     Args:
@@ -155,16 +142,10 @@ class CosineSimilarity(LossFunctionWrapper):
 
     def __init__(self, axis=-1, reduction=_DEFAULT, name="cosine_similarity", dtype=None):
         super().__init__(cosine_similarity, name=name, reduction=reduction, dtype=dtype, axis=axis)
-        self.axis = axis
-
-    def get_config(self):
-        # Keras 3 leaves `axis` out of the config (and loses it on reload); mb keeps
-        # it. Keras reads it back (the constructor takes it).
-        return {**Loss.get_config(self), "axis": self.axis}
 
 
 @builtin
-class Huber(LossFunctionWrapper):
+class Huber(BuiltinLossWrapper):
     """The Huber loss (`huber`): squared below `delta`, absolute above.
 
     Args:
@@ -177,19 +158,11 @@ class Huber(LossFunctionWrapper):
 
     def __init__(self, delta=1.0, reduction=_DEFAULT, name="huber_loss", dtype=None):
         super().__init__(huber, name=name, reduction=reduction, dtype=dtype, delta=delta)
-        self.delta = delta
-
-    def get_config(self):
-        # Keras 3 leaves `delta` out of the config; mb keeps it (Keras reads it back).
-        return {**Loss.get_config(self), "delta": self.delta}
 
 
 @builtin
-class LogCosh(LossFunctionWrapper):
+class LogCosh(BuiltinLossWrapper):
     """Mean of ``log(cosh(error))`` (`log_cosh`)."""
 
     def __init__(self, reduction=_DEFAULT, name="log_cosh", dtype=None):
         super().__init__(log_cosh, name=name, reduction=reduction, dtype=dtype)
-
-    def get_config(self):
-        return Loss.get_config(self)

@@ -1,9 +1,8 @@
 """Overlap losses for segmentation: Dice and Tversky."""
 
 from mb_ops import config, ops
-from mb_train.losses._loss import Loss
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import LossFunctionWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -59,7 +58,7 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
 
 
 @builtin
-class Dice(LossFunctionWrapper):
+class Dice(BuiltinLossWrapper):
     """The Dice loss (`dice`).
 
     Args:
@@ -71,14 +70,10 @@ class Dice(LossFunctionWrapper):
     def __init__(self, reduction=_DEFAULT, name="dice", axis=None, dtype=None):
         axis = _axis(axis)
         super().__init__(dice, name=name, reduction=reduction, dtype=dtype, axis=axis)
-        self.axis = axis
-
-    def get_config(self):
-        return {**Loss.get_config(self), "axis": self.axis}
 
 
 @builtin
-class Tversky(LossFunctionWrapper):
+class Tversky(BuiltinLossWrapper):
     """The Tversky loss (`tversky`).
 
     Args:
@@ -102,9 +97,3 @@ class Tversky(LossFunctionWrapper):
             beta=beta,
             axis=axis,
         )
-        self.alpha = alpha
-        self.beta = beta
-        self.axis = axis
-
-    def get_config(self):
-        return {**Loss.get_config(self), "alpha": self.alpha, "beta": self.beta, "axis": self.axis}

@@ -62,3 +62,22 @@ class LossFunctionWrapper(Loss):
 
     def __repr__(self):
         return f"<{type(self).__name__}({self.fn!r}, kwargs={self._fn_kwargs})>"
+
+
+class BuiltinLossWrapper(LossFunctionWrapper):
+    """The base of mb's built-in loss classes (`BinaryCrossentropy`, `Huber`, ...).
+
+    The arguments a class passes its function (``from_logits=...``) become its public
+    attributes, and its config is `Loss`'s plus those arguments, in the order passed
+    (no ``fn``: the class names it). Where Keras 3 leaves one out of the config
+    (``axis`` of `CosineSimilarity` and `SparseCategoricalCrossentropy`, ``delta`` of
+    `Huber`) mb keeps it, and Keras reads it back (its constructors take it).
+    """
+
+    def __init__(self, fn, reduction, name, dtype, **arguments):
+        super().__init__(fn, reduction=reduction, name=name, dtype=dtype, **arguments)
+        for key, value in arguments.items():
+            setattr(self, key, value)
+
+    def get_config(self):
+        return {**Loss.get_config(self), **{key: getattr(self, key) for key in self._fn_kwargs}}

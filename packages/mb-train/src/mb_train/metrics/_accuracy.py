@@ -3,7 +3,7 @@
 import mb_ops
 from mb_ops import ops
 from mb_train.metrics import _shapes
-from mb_train.metrics._reduction import MeanMetricWrapper
+from mb_train.metrics._reduction import BuiltinMeanMetricWrapper, MeanMetricWrapper
 
 
 def _floatx():
@@ -111,7 +111,7 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
     return ops.reshape(matches, shape) if len(shape) > 1 else matches
 
 
-class Accuracy(MeanMetricWrapper):
+class Accuracy(BuiltinMeanMetricWrapper):
     """How often predictions equal labels (``keras.metrics.Accuracy``).
 
     Example:
@@ -127,11 +127,8 @@ class Accuracy(MeanMetricWrapper):
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name=name, dtype=dtype)
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
 
-
-class BinaryAccuracy(MeanMetricWrapper):
+class BinaryAccuracy(BuiltinMeanMetricWrapper):
     """How often ``y_pred > threshold`` matches binary labels.
 
     Args:
@@ -151,13 +148,9 @@ class BinaryAccuracy(MeanMetricWrapper):
 
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
-        self.threshold = threshold
-
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "threshold": self.threshold}
 
 
-class CategoricalAccuracy(MeanMetricWrapper):
+class CategoricalAccuracy(BuiltinMeanMetricWrapper):
     """How often the arg-max of the scores matches one-hot labels.
 
     Example:
@@ -173,11 +166,8 @@ class CategoricalAccuracy(MeanMetricWrapper):
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name=name, dtype=dtype)
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
 
-
-class SparseCategoricalAccuracy(MeanMetricWrapper):
+class SparseCategoricalAccuracy(BuiltinMeanMetricWrapper):
     """How often the arg-max of the scores matches integer labels.
 
     Example:
@@ -193,11 +183,8 @@ class SparseCategoricalAccuracy(MeanMetricWrapper):
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
 
-
-class TopKCategoricalAccuracy(MeanMetricWrapper):
+class TopKCategoricalAccuracy(BuiltinMeanMetricWrapper):
     """How often the one-hot label's class is among the `k` highest scores.
 
     Args:
@@ -217,10 +204,6 @@ class TopKCategoricalAccuracy(MeanMetricWrapper):
 
     def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
         super().__init__(top_k_categorical_accuracy, name=name, dtype=dtype, k=k)
-        self.k = k
-
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "k": self.k}
 
 
 class SparseTopKCategoricalAccuracy(MeanMetricWrapper):

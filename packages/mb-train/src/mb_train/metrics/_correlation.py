@@ -3,7 +3,7 @@
 import mb_ops
 from mb_ops import ops
 from mb_train.metrics import _shapes
-from mb_train.metrics._reduction import MeanMetricWrapper
+from mb_train.metrics._reduction import BuiltinMeanMetricWrapper
 
 
 def _pair(y_true, y_pred):
@@ -48,7 +48,7 @@ def concordance_correlation(y_true, y_pred, axis=-1):
     return ops.squeeze(2.0 * covariance / (norm + mb_ops.config.epsilon()), axis)
 
 
-class PearsonCorrelation(MeanMetricWrapper):
+class PearsonCorrelation(BuiltinMeanMetricWrapper):
     """The mean of `pearson_correlation` over samples (``keras.metrics.PearsonCorrelation``).
 
     Args:
@@ -68,13 +68,9 @@ class PearsonCorrelation(MeanMetricWrapper):
 
     def __init__(self, name="pearson_correlation", dtype=None, axis=-1):
         super().__init__(pearson_correlation, name=name, dtype=dtype, axis=axis)
-        self.axis = axis
-
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "axis": self.axis}
 
 
-class ConcordanceCorrelation(MeanMetricWrapper):
+class ConcordanceCorrelation(BuiltinMeanMetricWrapper):
     """The mean of `concordance_correlation` over samples.
 
     Args:
@@ -94,7 +90,3 @@ class ConcordanceCorrelation(MeanMetricWrapper):
 
     def __init__(self, name="concordance_correlation", dtype=None, axis=-1):
         super().__init__(concordance_correlation, name=name, dtype=dtype, axis=axis)
-        self.axis = axis
-
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype, "axis": self.axis}

@@ -1,12 +1,7 @@
 """Hinge metrics: running means of the hinge losses."""
 
 from mb_train.losses import categorical_hinge, hinge, squared_hinge
-from mb_train.metrics._reduction import MeanMetricWrapper
-
-
-class _HingeMetric(MeanMetricWrapper):
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
+from mb_train.metrics._reduction import BuiltinMeanMetricWrapper as _HingeMetric
 
 
 class Hinge(_HingeMetric):

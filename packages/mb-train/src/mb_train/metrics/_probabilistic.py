@@ -7,10 +7,10 @@ from mb_train.losses import (
     poisson,
     sparse_categorical_crossentropy,
 )
-from mb_train.metrics._reduction import MeanMetricWrapper
+from mb_train.metrics._reduction import BuiltinMeanMetricWrapper
 
 
-class KLDivergence(MeanMetricWrapper):
+class KLDivergence(BuiltinMeanMetricWrapper):
     """The mean of `kl_divergence` over samples (``keras.metrics.KLDivergence``).
 
     Example:
@@ -24,11 +24,8 @@ class KLDivergence(MeanMetricWrapper):
     def __init__(self, name="kl_divergence", dtype=None):
         super().__init__(kl_divergence, name=name, dtype=dtype)
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
 
-
-class Poisson(MeanMetricWrapper):
+class Poisson(BuiltinMeanMetricWrapper):
     """The mean of `poisson` (``y_pred - y_true * log(y_pred)``) over samples.
 
     Example:
@@ -42,11 +39,8 @@ class Poisson(MeanMetricWrapper):
     def __init__(self, name="poisson", dtype=None):
         super().__init__(poisson, name=name, dtype=dtype)
 
-    def get_config(self):
-        return {"name": self.name, "dtype": self.dtype}
 
-
-class BinaryCrossentropy(MeanMetricWrapper):
+class BinaryCrossentropy(BuiltinMeanMetricWrapper):
     """The mean binary cross-entropy (``keras.metrics.BinaryCrossentropy``).
 
     Args:
@@ -73,19 +67,9 @@ class BinaryCrossentropy(MeanMetricWrapper):
             from_logits=from_logits,
             label_smoothing=label_smoothing,
         )
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-
-    def get_config(self):
-        return {
-            "name": self.name,
-            "dtype": self.dtype,
-            "from_logits": self.from_logits,
-            "label_smoothing": self.label_smoothing,
-        }
 
 
-class CategoricalCrossentropy(MeanMetricWrapper):
+class CategoricalCrossentropy(BuiltinMeanMetricWrapper):
     """The mean categorical cross-entropy of one-hot labels.
 
     Args:
@@ -119,21 +103,9 @@ class CategoricalCrossentropy(MeanMetricWrapper):
             label_smoothing=label_smoothing,
             axis=axis,
         )
-        self.from_logits = from_logits
-        self.label_smoothing = label_smoothing
-        self.axis = axis
-
-    def get_config(self):
-        return {
-            "name": self.name,
-            "dtype": self.dtype,
-            "from_logits": self.from_logits,
-            "label_smoothing": self.label_smoothing,
-            "axis": self.axis,
-        }
 
 
-class SparseCategoricalCrossentropy(MeanMetricWrapper):
+class SparseCategoricalCrossentropy(BuiltinMeanMetricWrapper):
     """The mean categorical cross-entropy of integer labels.
 
     Args:
@@ -167,15 +139,3 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
             ignore_class=ignore_class,
             axis=axis,
         )
-        self.from_logits = from_logits
-        self.ignore_class = ignore_class
-        self.axis = axis
-
-    def get_config(self):
-        return {
-            "name": self.name,
-            "dtype": self.dtype,
-            "from_logits": self.from_logits,
-            "ignore_class": self.ignore_class,
-            "axis": self.axis,
-        }

@@ -163,3 +163,22 @@ class MeanMetricWrapper(Mean):
         if "fn" in config:  # a user's function is found in the custom-object scope
             config["fn"] = _serialize.deserialize_function(config["fn"])
         return cls(**config)
+
+
+class BuiltinMeanMetricWrapper(MeanMetricWrapper):
+    """The base of mb's built-in metric classes that average a function
+    (`BinaryCrossentropy`, `TopKCategoricalAccuracy`, ...).
+
+    The arguments a class passes its function (``from_logits=...``) become its public
+    attributes, and its config is ``name``, ``dtype`` and those arguments, in the order
+    passed (no ``fn``: the class names it).
+    """
+
+    def __init__(self, fn, name, dtype, **arguments):
+        super().__init__(fn, name=name, dtype=dtype, **arguments)
+        for key, value in arguments.items():
+            setattr(self, key, value)
+
+    def get_config(self):
+        arguments = {key: getattr(self, key) for key in self._fn_kwargs}
+        return {"name": self.name, "dtype": self.dtype, **arguments}
