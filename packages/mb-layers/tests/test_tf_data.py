@@ -118,7 +118,9 @@ def test_layer_backend_is_the_active_backend_and_can_point_elsewhere():
     assert layer.convert_weight(weight) is weight
     # Another installed backend's own functions and tensors, until reset.
     other = "torch" if config.backend() == "tensorflow" else "tensorflow"
-    pytest.importorskip(other, reason=f"pointing layer.backend at {other} needs {other}")
+    pytest.importorskip(
+        f"mb_backend_{other}", reason=f"pointing layer.backend at {other} needs mb-backend-{other}"
+    )
     layer.backend.set_backend(other)
     try:
         assert layer.backend.name == other
