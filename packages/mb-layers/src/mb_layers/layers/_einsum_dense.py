@@ -226,6 +226,7 @@ class EinsumDense(Layer):
             return
         if not _quantized.uses_spec(self):
             return super().load_own_variables(store)
+        _quantized_gptq.check_file(self, store)
         _quantized.load_kernel_layer(self, store, "kernel")
         _quantized_gptq.mark_loaded(self)
 

@@ -107,6 +107,24 @@ def is_calibrated(layer):
     return mode in CALIBRATED_MODES and bool(getattr(layer, f"is_{mode}_calibrated", False))
 
 
+def check_file(layer, store):
+    """Refuses a GPTQ / AWQ layer's variables without zero points, as Keras 3.15 writes
+    them: its files leave ``kernel_zero`` out, so the kernel cannot be restored (Keras
+    cannot load them either)."""
+    mode = layer.quantization_mode
+    if mode not in CALIBRATED_MODES or layer.lora_enabled:
+        return
+    expected = 5 + (mode == "awq") - (layer.bias is None)
+    if len(store) == expected - 1:
+        raise ValueError(
+            f"Layer '{layer.name}' ({mode.upper()}) expected {expected} variables, but the "
+            f"file holds {len(store)}: it lacks the zero points (`kernel_zero`), which Keras "
+            f"3.15 leaves out when it saves a {mode.upper()} layer, so the quantized kernel "
+            "cannot be restored from it (Keras cannot load it either). Save the float model "
+            f"and quantize it after loading, or save the {mode.upper()} model from mb."
+        )
+
+
 def mark_loaded(layer):
     """A GPTQ / AWQ layer whose variables came from a file is calibrated (as Keras)."""
     mode = layer.quantization_mode

@@ -14,7 +14,6 @@ wrap the ``_gptq_call`` / ``_awq_call`` the layers do run.
 
 import contextlib
 import math
-import zlib
 
 import numpy as np
 
@@ -68,8 +67,9 @@ def calibration_samples(config):
     """``(num_samples, 1, sequence_length)`` int32 windows of the dataset's tokens.
 
     As Keras: the documents' tokens are joined (repeated when too few) and windows are
-    taken at a regular stride; the first window's offset is a fixed function of the
-    data size here (Keras draws it from Python's per-process string hash).
+    taken at a regular stride. The first window starts at token 0 here, so calibration
+    is reproducible (Keras 3.15 starts at an offset drawn from Python's per-process
+    string hash, so two runs calibrate on different windows).
     """
     documents = list(config.dataset)
     if not documents:
@@ -88,8 +88,7 @@ def calibration_samples(config):
             f"Not enough tokens to form one sample of length {length} (have {tokens.size})."
         )
     stride = max(1, (max_start + 1) // count)
-    offset = zlib.crc32(f"calibration-{max_start}".encode()) % (max_start + 1)
-    starts = (offset + np.arange(count, dtype="int64") * stride) % (max_start + 1)
+    starts = (np.arange(count, dtype="int64") * stride) % (max_start + 1)
     windows = np.lib.stride_tricks.sliding_window_view(tokens, length)
     return windows[starts].astype("int32")[:, None, :]
 
