@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 
 import mb as keras
+from mb_layers.layers._quantized_gptq import flat_kernel_shape
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("keras") is None, reason="Keras 3 is a test-only dependency"
@@ -151,10 +152,15 @@ for mode in sys.argv[2:]:
     np.save(folder + "/keras_reads_mb.npy", model.predict(TOKENS, verbose=0))
 """
 _KERAS_SIDE = "\n".join(
-    ["import sys, warnings", "import keras", "import numpy as np", "warnings.simplefilter('ignore')"]
+    [
+        "import sys, warnings",
+        "import keras",
+        "import numpy as np",
+        "warnings.simplefilter('ignore')",
+    ]
     + [f"VOCAB, SEQ, SAMPLES, TEXT = {VOCAB}, {SEQ}, {SAMPLES}, {TEXT!r}"]
     + [inspect.getsource(obj) for obj in (CharTokenizer, build, make_config, variables_of)]
-    + [f"TOKENS = np.random.default_rng(5).integers(0, VOCAB, size=(9, SEQ)).astype('int32')"]
+    + ["TOKENS = np.random.default_rng(5).integers(0, VOCAB, size=(9, SEQ)).astype('int32')"]
     + [_KERAS_HOOKS, _KERAS_MAIN]
 )
 
@@ -252,3 +258,28 @@ def test_calibrated_models_match_keras_and_files_move_both_ways(exchanged, mode)
     )
     reloaded = keras.models.load_model(folder / "mb_q.keras")
     np.testing.assert_allclose(np.asarray(reloaded.predict(TOKENS, verbose=0)), pred, atol=1e-6)
+
+
+def test_bad_calibration_configs_are_refused_before_any_layer_changes():
+    model = _float_model()
+    structure = make_config(keras, "gptq4_group8", model).quantization_layer_structure
+    with pytest.raises(ValueError, match="must pass a `GPTQConfig`"):
+        model.quantize("gptq")
+    with pytest.raises(ValueError, match="requires a calibration dataset"):
+        model.quantize(
+            "gptq",
+            config=keras.quantizers.GPTQConfig(
+                dataset=None, tokenizer=None, quantization_layer_structure=structure
+            ),
+        )
+    with pytest.raises(ValueError, match="a valid quantization structure"):
+        model.quantize("awq", config=keras.quantizers.AWQConfig(dataset=[TEXT], tokenizer=None))
+    assert all(layer.quantization_mode is None for layer in model._flatten_layers())
+    # Strings need a tokenizer (token arrays do not).
+    config = make_config(keras, "awq_group8", model)
+    config.tokenizer = None
+    with pytest.raises(ValueError, match="needs a `tokenizer`"), pytest.warns(UserWarning):
+        model.quantize("awq", config=config)
+    # A 4-D kernel has no GPTQ/AWQ flattening.
+    with pytest.raises(ValueError, match="2-D and 3-D kernels"):
+        flat_kernel_shape((2, 3, 4, 5))
