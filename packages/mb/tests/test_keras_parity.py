@@ -56,11 +56,7 @@ surface = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(surface)
 
 # What mb does not have yet, and the issue each entry waits for (keys: see above).
-PENDING: dict[str, str] = {
-    # 20: quantization and LoRA (GPTQ/AWQ calibration is still missing)
-    "layers.EinsumDense()": "20",  # its gptq_unpacked_column_size argument
-    "layers.EinsumDense.gptq_unpacked_column_size": "20",
-}
+PENDING: dict[str, str] = {}
 
 # Where mb differs from Keras on purpose, with the reason (same keys). Kept short: each
 # entry is a Keras program that does not run unchanged on mb.

@@ -4,7 +4,7 @@ from mb_layers import activations, constraints, initializers, regularizers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers import _quantized, _quantized_float8
+from mb_layers.layers import _quantized, _quantized_float8, _quantized_gptq
 from mb_layers.layers._arguments import serialized_arguments, weight_arguments
 from mb_ops.quantizers import unpack_int4
 
@@ -105,7 +105,10 @@ class Dense(Layer):
         values (int4 mode); with LoRA, plus ``lora_alpha / lora_rank * a @ b``."""
         if not self.built:
             raise AttributeError("You must build the layer before accessing `kernel`.")
-        kernel = self._kernel
+        if _quantized_gptq.is_calibrated(self):
+            kernel = _quantized_gptq.integer_kernel(self)
+        else:
+            kernel = self._kernel
         if self.quantization_mode == "int4":
             kernel = unpack_int4(kernel, self._orig_output_dim, axis=-1)
         if self.lora_enabled:
@@ -195,7 +198,9 @@ class Dense(Layer):
             return
         if not _quantized.uses_spec(self):
             return super().load_own_variables(store)
+        _quantized_gptq.check_file(self, store)
         _quantized.load_kernel_layer(self, store, "kernel")
+        _quantized_gptq.mark_loaded(self)
 
     # Files then hold the generic layout: mb-saving checks and loads it the stock way.
     load_own_variables.stock_when = _quantized.generic_layout
@@ -212,6 +217,8 @@ class Dense(Layer):
             _quantized.build_int4_matrix(self, "kernel", kernel_shape, config, reduce_axis=0)
         elif mode == "float8":
             _quantized_float8.build(self)
+        elif mode in _quantized_gptq.CALIBRATED_MODES:
+            _quantized_gptq.build(self, kernel_shape, mode, config)
         else:
             raise self._quantization_mode_error(mode)
         self._is_quantized = True
@@ -224,7 +231,11 @@ class Dense(Layer):
         if mode == "float8":
             return _quantized_float8.quantize(self, config)
         self.quantization_config = config
-        _quantized.quantize_matrix(self, "kernel", mode, config, reduce_axis=0)
+        if mode in _quantized_gptq.CALIBRATED_MODES:
+            # Variables only: `model.quantize` calibrates them (the float kernel until then).
+            self.quantized_build(tuple(self._kernel.shape), mode, config)
+        else:
+            _quantized.quantize_matrix(self, "kernel", mode, config, reduce_axis=0)
         self._set_quantized_policy(mode, config)
 
     def _int8_call(self, inputs, training=None):
@@ -238,6 +249,11 @@ class Dense(Layer):
     def _float8_call(self, inputs, training=None):
         x = _quantized_float8.product(self, inputs, training)
         return _quantized_float8.finish(self, x)
+
+    def _gptq_call(self, inputs, training=None):
+        return _quantized_gptq.calibrated_call(self, inputs, ops.matmul)
+
+    _awq_call = _gptq_call
 
     def _finish(self, x):
         if self.bias is not None:

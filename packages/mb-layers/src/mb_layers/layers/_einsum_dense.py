@@ -9,7 +9,7 @@ from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.initializers import VarianceScaling
-from mb_layers.layers import _quantized, _quantized_float8
+from mb_layers.layers import _quantized, _quantized_float8, _quantized_gptq
 from mb_layers.layers._arguments import serialized_arguments, weight_arguments
 from mb_ops.quantizers import (
     abs_max_quantize,
@@ -56,6 +56,7 @@ class EinsumDense(Layer):
         bias_constraint=None,
         lora_rank=None,
         lora_alpha=None,
+        gptq_unpacked_column_size=None,
         quantization_config=None,
         **kwargs,
     ):
@@ -76,6 +77,8 @@ class EinsumDense(Layer):
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
         self.lora_enabled = False
+        # The output columns of the flattened GPTQ kernel (set by its build; in configs).
+        self.gptq_unpacked_column_size = gptq_unpacked_column_size
         self.quantization_config = quantization_config
 
     def build(self, input_shape):
@@ -124,7 +127,10 @@ class EinsumDense(Layer):
         kernel's shape in int4 mode), plus the LoRA update when enabled."""
         if not self.built:
             raise AttributeError("You must build the layer before accessing `kernel`.")
-        kernel = self._kernel
+        if _quantized_gptq.is_calibrated(self):
+            kernel = _quantized_gptq.integer_kernel(self)
+        else:
+            kernel = self._kernel
         if self.quantization_mode == "int4":
             kernel = unpack_int4(kernel, self._int4_unpacked_column_size, axis=-1)
             kernel = ops.reshape(kernel, self.original_kernel_shape)
@@ -156,6 +162,11 @@ class EinsumDense(Layer):
             **weight_arguments(self, "kernel", "bias", activity_regularizer=True),
             "quantization_config": _quantized.serialize_config(self.quantization_config),
             **_quantized.lora_config(self),
+            **(
+                {"gptq_unpacked_column_size": self.gptq_unpacked_column_size}
+                if self.gptq_unpacked_column_size
+                else {}
+            ),
         }
 
     @classmethod
@@ -215,7 +226,9 @@ class EinsumDense(Layer):
             return
         if not _quantized.uses_spec(self):
             return super().load_own_variables(store)
+        _quantized_gptq.check_file(self, store)
         _quantized.load_kernel_layer(self, store, "kernel")
+        _quantized_gptq.mark_loaded(self)
 
     # Files then hold the generic layout: mb-saving checks and loads it the stock way.
     load_own_variables.stock_when = _quantized.generic_layout
@@ -232,6 +245,9 @@ class EinsumDense(Layer):
             self.quantization_axis = tuple(self._input_reduced_axes)
         elif mode == "int4":
             self._int4_build(kernel_shape, config)
+        elif mode in _quantized_gptq.CALIBRATED_MODES:
+            _quantized_gptq.build(self, kernel_shape, mode, config, zero_name="zero_point")
+            setattr(self, f"{mode}_unpacked_column_size", self._calibrated_columns)
         else:
             raise self._quantization_mode_error(mode)
         self._is_quantized = True
@@ -305,6 +321,11 @@ class EinsumDense(Layer):
         self.quantization_config = config
         kernel_shape = tuple(self._kernel.shape)
         self._set_quantization_info()
+        if mode in _quantized_gptq.CALIBRATED_MODES:
+            # Variables only: `model.quantize` calibrates them (the float kernel until then).
+            self.quantized_build(kernel_shape, mode, config)
+            self._set_quantized_policy(mode, config)
+            return
         zero = None
         if mode == "int8":
             quantizer = QuantizationConfig.weight_quantizer_or_default(
@@ -443,6 +464,13 @@ class EinsumDense(Layer):
             self, inputs, training, contract=lambda a, b: ops.einsum(self.equation, a, b)
         )
         return _quantized_float8.finish(self, x)
+
+    def _gptq_call(self, inputs, training=None):
+        return _quantized_gptq.calibrated_call(
+            self, inputs, lambda x, kernel: ops.einsum(self.equation, x, kernel)
+        )
+
+    _awq_call = _gptq_call
 
     def _finish(self, inputs, x):
         x = _quantized.add_lora(

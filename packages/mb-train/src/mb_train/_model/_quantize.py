@@ -31,7 +31,10 @@ class QuantizeMixin:
         Args:
             mode: ``"int8"``, ``"int4"``, ``"float8"``, ``"gptq"`` or ``"awq"``
                 (optional when `config` is given).
-            config: a `mb.quantizers.QuantizationConfig` (quantizers, int4 block size).
+            config: a `mb.quantizers.QuantizationConfig` (quantizers, int4 block size);
+                for ``"gptq"`` / ``"awq"`` a `GPTQConfig` / `AWQConfig` with the
+                calibration ``dataset`` and the model's ``quantization_layer_structure``
+                (else `get_quantization_layer_structure(mode)` gives it).
             filters: a regex (or list of regexes) matched against layer names, or a
                 callable taking the layer: only the layers it selects are quantized.
 
@@ -59,11 +62,14 @@ class QuantizeMixin:
                 "The `filters` argument must be a regex string, a list of regex strings, or "
                 f"a callable. Received: {type(filters).__name__}"
             )
+        mode = mode if mode is not None else getattr(config, "mode", None)
         if mode in ("gptq", "awq"):
-            raise NotImplementedError(
-                f"mb does not implement {mode.upper()} calibration yet (issue 20); "
-                "use mode='int8' or 'int4'."
-            )
+            from mb_train._model import _calibrate
+
+            structure = getattr(config, "quantization_layer_structure", None)
+            if structure is None and getattr(config, "mode", None) == mode:
+                structure = self.get_quantization_layer_structure(mode)
+            _calibrate.check_config(mode, config, structure)
         modified = False
         for layer in self._flatten_layers():
             if not should_quantize_layer(layer, filters):
@@ -78,6 +84,8 @@ class QuantizeMixin:
                     warnings.warn(str(error), stacklevel=2)
             except AttributeError:
                 pass
+        if mode in ("gptq", "awq"):
+            _calibrate.calibrate(mode, config, structure, filters=filters)
         if modified:
             self._runners = {}
             self._trainable_cache = None
