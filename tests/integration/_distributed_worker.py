@@ -450,10 +450,23 @@ class _Epochs(mb.callbacks.Callback):
         self.seen.append(epoch)
 
 
+def _backup_distribution():
+    """The run's distribution: DataParallel, or (MB_TEST_BACKUP=model_parallel) a
+    ModelParallel whose variables and optimizer state are DTensor shards."""
+    if os.environ.get("MB_TEST_BACKUP") != "model_parallel":
+        return distribution.DataParallel()
+    mesh = distribution.DeviceMesh((WORLD,), ["batch"])
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map[".*hidden/kernel"] = (None, "batch")
+    layout_map[".*hidden/bias"] = ("batch",)
+    layout_map[".*head/kernel"] = ("batch", None)
+    return distribution.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
+
+
 def backup_killed():
     """A 2-process run killed after its second epoch (BackupAndRestore has backed up)."""
     backup = mb.callbacks.BackupAndRestore(os.path.join(OUT, "backup"))
-    train(distribution.DataParallel(), callbacks=[backup, _KillAfter(1)], epochs=4)
+    train(_backup_distribution(), callbacks=[backup, _KillAfter(1)], epochs=4)
     return {"error": "the run was not killed"}
 
 
@@ -462,8 +475,12 @@ def backup_resumed():
     _, reference = train(None, epochs=4)
     epochs = _Epochs()
     backup = mb.callbacks.BackupAndRestore(os.path.join(OUT, "backup"))
-    _, result = train(distribution.DataParallel(), callbacks=[backup, epochs], epochs=4)
-    return {"reference": reference, "resumed": result, "epochs": epochs.seen}
+    model, result = train(_backup_distribution(), callbacks=[backup, epochs], epochs=4)
+    out = {"reference": reference, "resumed": result, "epochs": epochs.seen}
+    if mb.config.backend() == "torch":
+        variables = model.variables + model.optimizer.variables
+        out["shards"] = {v.path: _shard_of(v) for v in variables}
+    return out
 
 
 if __name__ == "__main__":

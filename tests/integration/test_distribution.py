@@ -271,10 +271,25 @@ def test_torch_model_parallel_keeps_dtensor_shards_and_trains_as_one_process(tmp
 
 
 @on_torch
-def test_backup_and_restore_resumes_a_killed_two_process_run(tmp_path):
-    _run("backup_killed", tmp_path, world=2, expect_codes=(17,))
+@pytest.mark.parametrize("kind", ["data_parallel", "model_parallel"])
+def test_backup_and_restore_resumes_a_killed_two_process_run(tmp_path, kind):
+    env = {"MB_TEST_BACKUP": kind}
+    _run("backup_killed", tmp_path, world=2, env=env, expect_codes=(17,))
     assert (tmp_path / "backup" / "training_metadata.json").exists()
-    results = _run("backup_resumed", tmp_path, world=2)
-    for result in results:
+    results = _run("backup_resumed", tmp_path, world=2, env=env)
+    for rank, result in enumerate(results):
         assert result["epochs"] == [2, 3]  # resumed after the two epochs backed up
-        _close(result["resumed"]["weights"], result["reference"]["weights"], 1e-5)
+        # The resumed run ends with the weights, evaluation and predictions of one
+        # process trained 4 epochs uninterrupted (float32 sums in another order: 1e-5).
+        resumed, reference = result["resumed"], result["reference"]
+        _close(resumed["weights"], reference["weights"], 1e-5)
+        np.testing.assert_allclose(resumed["predict"], reference["predict"], atol=1e-5)
+        for key, value in reference["evaluate"].items():
+            np.testing.assert_allclose(resumed["evaluate"][key], value, rtol=1e-5, atol=1e-5)
+        if kind == "model_parallel":
+            # Restored into its shards: each process still holds half of the split
+            # variables and of their optimizer state.
+            shards = result["shards"]
+            (kernel,) = [s for p, s in shards.items() if p.endswith("/hidden/kernel")]
+            (moment,) = [s for p, s in shards.items() if p.endswith("_hidden_kernel_momentum")]
+            assert kernel == moment == [["S(1)"], [4, 4]], rank
