@@ -231,7 +231,8 @@ def torch_model_parallel():
     """ModelParallel on torch: variables stored as DTensor shards, trained as one process."""
     written = _audit_writes()
     out = {}
-    _, out["reference"] = train(None)
+    if RANK == 0:  # one process, the same global batches: the test's reference
+        _, out["reference"] = train(None)
     # FSDP-style: the data and the variables split over the same axis of 2 processes.
     mesh = distribution.DeviceMesh((WORLD,), ["batch"])
     layout_map = distribution.LayoutMap(mesh)
@@ -287,9 +288,11 @@ def _layout_of(variable):
 
 
 def two_processes():
-    """Each of WORLD processes: one model trained alone, then data-parallel over all."""
+    """Each of WORLD processes trains data-parallel over all; process 0 also trains one
+    model alone (the reference)."""
     out = {"process_id": RANK, "devices": distribution.list_devices()}
-    _, out["reference"] = train(None)
+    if RANK == 0:
+        _, out["reference"] = train(None)
     dp = distribution.DataParallel()
     out["num_processes"] = dp.num_processes
     out["all_reduces"] = _count_all_reduces()
@@ -411,6 +414,11 @@ def tf_mirrored():
     return out
 
 
+def tf_two_cpus():
+    """Both single-process tf.distribute checks in one process (one TensorFlow start)."""
+    return {"mirrored": tf_mirrored(), "synchronized_batch_norm": tf_synchronized_batch_norm()}
+
+
 def tf_synchronized_batch_norm():
     """Two logical CPUs: BatchNormalization(synchronized=True) under DataParallel
     trains as one device; unsynchronized, each replica normalizes by its own rows."""
@@ -471,8 +479,9 @@ def backup_killed():
 
 
 def backup_resumed():
-    """The same run started again: it resumes from the backup and ends as one run would."""
-    _, reference = train(None, epochs=4)
+    """The same run started again: it resumes from the backup and ends as one run would
+    (process 0 also trains the uninterrupted run alone: the test's reference)."""
+    reference = train(None, epochs=4)[1] if RANK == 0 else None
     epochs = _Epochs()
     backup = mb.callbacks.BackupAndRestore(os.path.join(OUT, "backup"))
     model, result = train(_backup_distribution(), callbacks=[backup, epochs], epochs=4)

@@ -133,9 +133,17 @@ def test_jax_data_and_model_parallel_on_eight_devices_train_as_one_device(tmp_pa
     np.testing.assert_allclose(loaded["predict"], result["model_parallel"]["predict"], atol=1e-6)
 
 
+@pytest.fixture(scope="module")
+def tf_two_cpus(tmp_path_factory):
+    """One TensorFlow process on two logical CPUs runs the checks of both tests below
+    (TensorFlow's start-up is most of each)."""
+    (result,) = _run("tf_two_cpus", tmp_path_factory.mktemp("tf_two_cpus"))
+    return result
+
+
 @on_tensorflow
-def test_tensorflow_mirrored_strategy_on_two_cpus_trains_as_one_device(tmp_path):
-    (result,) = _run("tf_mirrored", tmp_path)
+def test_tensorflow_mirrored_strategy_on_two_cpus_trains_as_one_device(tf_two_cpus):
+    result = tf_two_cpus["mirrored"]
     assert result["devices"] == ["cpu:0", "cpu:1"]
     assert result["count"] == 2
     for name in ("even", "uneven"):
@@ -150,8 +158,8 @@ def test_tensorflow_mirrored_strategy_on_two_cpus_trains_as_one_device(tmp_path)
 
 
 @on_tensorflow
-def test_tensorflow_synchronized_batch_norm_on_two_cpus_trains_as_one_device(tmp_path):
-    (result,) = _run("tf_synchronized_batch_norm", tmp_path)
+def test_tensorflow_synchronized_batch_norm_on_two_cpus_trains_as_one_device(tf_two_cpus):
+    result = tf_two_cpus["synchronized_batch_norm"]
     # Each replica normalizes its 4 rows by the moments of the batch's 8 (one
     # all-reduce): weights, moving statistics, logs and predictions equal one device's
     # (float32 sums in another order: 1e-5) ...
@@ -277,11 +285,12 @@ def test_backup_and_restore_resumes_a_killed_two_process_run(tmp_path, kind):
     _run("backup_killed", tmp_path, world=2, env=env, expect_codes=(17,))
     assert (tmp_path / "backup" / "training_metadata.json").exists()
     results = _run("backup_resumed", tmp_path, world=2, env=env)
+    reference = results[0]["reference"]  # one process, 4 epochs uninterrupted
     for rank, result in enumerate(results):
         assert result["epochs"] == [2, 3]  # resumed after the two epochs backed up
-        # The resumed run ends with the weights, evaluation and predictions of one
-        # process trained 4 epochs uninterrupted (float32 sums in another order: 1e-5).
-        resumed, reference = result["resumed"], result["reference"]
+        # The resumed run ends with the weights, evaluation and predictions of the
+        # uninterrupted run, on both processes (float32 sums in another order: 1e-5).
+        resumed = result["resumed"]
         _close(resumed["weights"], reference["weights"], 1e-5)
         np.testing.assert_allclose(resumed["predict"], reference["predict"], atol=1e-5)
         for key, value in reference["evaluate"].items():
