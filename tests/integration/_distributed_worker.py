@@ -299,6 +299,8 @@ def two_processes():
     _, out["data_parallel"] = train(dp)
     out["all_reduces"] = _count_all_reduces(out["all_reduces"])
     out["indices"] = indices_seen(dp)
+    if mb.config.backend() in ("torch", "tensorflow"):  # the same processes: `writes`
+        out["writes"] = writes()
     return out
 
 

@@ -191,12 +191,20 @@ def _check_indices(indices, world, num_samples=28):
             assert orders[0] != orders[1], f"{kind}: the same order in both epochs"
 
 
-@on_training_engines
-def test_two_processes_train_one_data_parallel_model_as_one_process(tmp_path):
+@pytest.fixture(scope="module")
+def two_processes(tmp_path_factory):
+    """One run of two processes for both tests below (on torch and tensorflow it also
+    writes checkpoints and logs: the `writes` scenario): the results and its folder."""
+    out = tmp_path_factory.mktemp("two_processes")
     env = {"XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
     # tf.distribute's TF_CONFIG lists every worker's address (the others need process 0's).
     env["MB_TEST_JOB_ADDRESSES"] = f"127.0.0.1:{_free_port()},127.0.0.1:{_free_port()}"
-    results = _run("two_processes", tmp_path, world=2, env=env)
+    return _run("two_processes", out, world=2, env=env), out
+
+
+@on_training_engines
+def test_two_processes_train_one_data_parallel_model_as_one_process(two_processes):
+    results, _ = two_processes
     assert [r["process_id"] for r in results] == [0, 1]
     assert all(r["num_processes"] == 2 for r in results)
     # Both processes hold the same weights, logs and predictions, those of one process
@@ -215,9 +223,9 @@ def test_two_processes_train_one_data_parallel_model_as_one_process(tmp_path):
 
 
 @on_torch_or_tensorflow
-def test_only_process_zero_writes_checkpoints_and_logs(tmp_path):
-    env = {"MB_TEST_JOB_ADDRESSES": f"127.0.0.1:{_free_port()},127.0.0.1:{_free_port()}"}
-    results = _run("writes", tmp_path, world=2, env=env)
+def test_only_process_zero_writes_checkpoints_and_logs(two_processes):
+    results, tmp_path = two_processes
+    results = [result["writes"] for result in results]
     assert results[1]["written"] == []
     written = results[0]["written"]
     assert "log.csv" in written and "model.keras" in written
