@@ -1,7 +1,7 @@
-"""Per-step cost of `mb.distribution.DataParallel` against one device and against a
-hand-written data-parallel loop on the same engine and devices.
+"""Per-step cost of `mb.distribution.DataParallel` (torch: `ModelParallel`) against one
+device and against a hand-written loop on the same engine and devices.
 
-    python bench/distribution_bench.py                   # jax and tensorflow
+    python bench/distribution_bench.py                   # jax, tensorflow and torch
     python bench/distribution_bench.py jax --epochs 6 --steps 40
 
 Each backend runs in its own process, on simulated devices of the host CPU:
@@ -14,25 +14,35 @@ Each backend runs in its own process, on simulated devices of the host CPU:
   ``tf.data`` dataset and calling ``MirroredStrategy.run`` on each batch; variables
   made in the strategy's scope, the gradients all-reduced in one call, SGD by
   ``assign_sub``.
+- torch: 2 processes on 127.0.0.1 (gloo), `ModelParallel` with FSDP-style layouts:
+  the hidden layers' kernels and biases split on their output axis, the head's
+  kernel on its rows, over the mesh's one axis (``"batch"``), which also splits the
+  data; these variables (and their optimizer state) are DTensor shards. The
+  native loop is the same model as a ``torch.nn.Sequential`` wrapped by FSDP2's
+  ``fully_shard`` on a 2-process ``DeviceMesh``, each process stepping on its half of
+  every global batch, ``torch.optim.SGD``.
 
 The model: 64 -> 256 (relu) -> 256 (relu) -> 1, MSE, SGD (lr 0.01), global batch 256.
 Reported: milliseconds per step (median of the epochs after the first: compilation
-excluded) of mb on one device, mb with DataParallel over every device, and the native
-loop over every device; then ``dp/one`` (what distributing costs or saves in mb) and
-``dp/native`` (mb's overhead over the hand-written loop). Simulated devices share the
+excluded) of mb on one device, mb with the distribution over every device (``dist``:
+DataParallel, torch ModelParallel), and the native loop over every device; then
+``dist/one`` (what distributing costs or saves in mb) and ``dist/native`` (mb's
+overhead over the hand-written loop). Simulated devices share the
 host's cores, so no speed-up is expected on a small machine: the ratios measure the
 framework's overhead, not scaling.
 """
 
 import argparse
 import os
+import socket
 import statistics
 import subprocess
 import sys
 import time
 
 FEATURES, HIDDEN, BATCH, LR = 64, 256, 256, 0.01
-DEVICES = {"jax": 8, "tensorflow": 2}
+DEVICES = {"jax": 8, "tensorflow": 2, "torch": 2}
+STRATEGY = {"jax": "DataParallel", "tensorflow": "DataParallel", "torch": "ModelParallel"}
 
 
 def _data(steps):
@@ -61,7 +71,17 @@ def _mb(backend, distributed, epochs, steps):
         def on_epoch_end(self, epoch, logs=None):
             times.append(time.perf_counter() - self.start)
 
-    dist = mb.distribution.DataParallel() if distributed else None
+    dist = None
+    if distributed and backend == "torch":
+        # FSDP-style: the variables split over the axis that splits the data.
+        mesh = mb.distribution.DeviceMesh((DEVICES["torch"],), ["batch"])
+        layout_map = mb.distribution.LayoutMap(mesh)
+        layout_map[".*hidden./kernel"] = (None, "batch")
+        layout_map[".*hidden./bias"] = ("batch",)
+        layout_map[".*head/kernel"] = ("batch", None)  # (256, 1): split its rows
+        dist = mb.distribution.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
+    elif distributed:
+        dist = mb.distribution.DataParallel()
     if dist is not None:
         assert len(dist.device_mesh.devices.reshape(-1)) == DEVICES[backend]
         mb.distribution.set_distribution(dist)
@@ -70,9 +90,9 @@ def _mb(backend, distributed, epochs, steps):
         model = mb.Sequential(
             [
                 mb.Input((FEATURES,)),
-                mb.layers.Dense(HIDDEN, activation="relu"),
-                mb.layers.Dense(HIDDEN, activation="relu"),
-                mb.layers.Dense(1),
+                mb.layers.Dense(HIDDEN, activation="relu", name="hidden1"),
+                mb.layers.Dense(HIDDEN, activation="relu", name="hidden2"),
+                mb.layers.Dense(1, name="head"),
             ]
         )
         model.compile(optimizer=mb.optimizers.SGD(LR), loss="mse")
@@ -168,6 +188,44 @@ def _native_tensorflow(epochs, steps):
     return _epoch_median(times) / steps
 
 
+def _native_torch(epochs, steps):
+    import numpy as np
+    import torch
+    import torch.distributed as dist
+    from torch.distributed.device_mesh import init_device_mesh
+    from torch.distributed.fsdp import fully_shard
+
+    rank, world = dist.get_rank(), dist.get_world_size()
+    mesh = init_device_mesh("cpu", (world,))
+    layers = [torch.nn.Linear(FEATURES, HIDDEN), torch.nn.Linear(HIDDEN, HIDDEN)]
+    layers.append(torch.nn.Linear(HIDDEN, 1))
+    params = _init_params(np)
+    with torch.no_grad():
+        for i, layer in enumerate(layers):
+            layer.weight.copy_(torch.from_numpy(params[2 * i].T.copy()))
+            layer.bias.copy_(torch.from_numpy(params[2 * i + 1]))
+    model = torch.nn.Sequential(layers[0], torch.nn.ReLU(), layers[1], torch.nn.ReLU(), layers[2])
+    for layer in layers:
+        fully_shard(layer, mesh=mesh)
+    fully_shard(model, mesh=mesh)
+    optimizer = torch.optim.SGD(model.parameters(), lr=LR)
+    x, y = (torch.from_numpy(a) for a in _data(steps))
+    half = BATCH // world
+    times = []
+    for _ in range(epochs):
+        dist.barrier()
+        start = time.perf_counter()
+        for i in range(steps):
+            rows = slice(i * BATCH + rank * half, i * BATCH + (rank + 1) * half)
+            loss = torch.mean((model(x[rows]) - y[rows]) ** 2)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        dist.barrier()
+        times.append(time.perf_counter() - start)
+    return _epoch_median(times) / steps
+
+
 def child(backend, mode, epochs, steps):
     if backend == "tensorflow":
         import tensorflow as tf
@@ -177,12 +235,46 @@ def child(backend, mode, epochs, steps):
         tf.config.set_logical_device_configuration(
             cpu, [tf.config.LogicalDeviceConfiguration()] * count
         )
+    if backend == "torch" and mode != "one":
+        import mb
+
+        rank, world = int(os.environ["BENCH_RANK"]), DEVICES["torch"]
+        address = f"127.0.0.1:{os.environ['BENCH_PORT']}"
+        mb.distribution.initialize(address, num_processes=world, process_id=rank)
     if mode == "native":
-        native = {"jax": _native_jax, "tensorflow": _native_tensorflow}[backend]
+        native = {"jax": _native_jax, "tensorflow": _native_tensorflow}
+        native = {**native, "torch": _native_torch}[backend]
         seconds = native(epochs, steps)
     else:
         seconds = _mb(backend, mode == "dp", epochs, steps)
-    print(f"RESULT {seconds}")
+    if os.environ.get("BENCH_RANK", "0") == "0":
+        print(f"RESULT {seconds}")
+
+
+def _run_child(backend, mode, env, epochs, steps):
+    """One measurement: a process (torch's distributed modes: one per device, on a free
+    port of 127.0.0.1); returns the first process's (stdout, stderr, failed)."""
+    command = [sys.executable, __file__, "--child", backend, mode]
+    command += ["--epochs", str(epochs), "--steps", str(steps)]
+    if backend != "torch" or mode == "one":
+        run = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+        return run.stdout, run.stderr, run.returncode != 0
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    processes = [
+        subprocess.Popen(
+            command,
+            env={**env, "BENCH_RANK": str(rank), "BENCH_PORT": str(port)},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for rank in range(DEVICES["torch"])
+    ]
+    outputs = [p.communicate() for p in processes]
+    failed = any(p.returncode for p in processes)
+    return outputs[0][0], "".join(err for _, err in outputs), failed
 
 
 def main():
@@ -196,8 +288,8 @@ def main():
         child(*args.child, args.epochs, args.steps)
         return
     print(
-        f"{'backend':<11}{'devices':>8}{'one (ms)':>10}{'dp (ms)':>10}{'native':>10}"
-        f"{'dp/one':>9}{'dp/native':>11}"
+        f"{'backend':<11}{'strategy':>14}{'devices':>8}{'one (ms)':>10}{'dist (ms)':>10}"
+        f"{'native':>10}{'dist/one':>9}{'dist/native':>12}"
     )
     for backend in args.backends:
         env = {**os.environ, "MB_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
@@ -205,19 +297,18 @@ def main():
             env["XLA_FLAGS"] = f"--xla_force_host_platform_device_count={DEVICES['jax']}"
         r = {}
         for mode in ("one", "dp", "native"):  # each in its own process (one runtime each)
-            command = [sys.executable, __file__, "--child", backend, mode]
-            command += ["--epochs", str(args.epochs), "--steps", str(args.steps)]
-            run = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-            lines = [line for line in run.stdout.splitlines() if line.startswith("RESULT ")]
-            if run.returncode or not lines:
-                print(f"{backend} {mode}: failed\n{run.stderr[-3000:]}")
+            stdout, stderr, failed = _run_child(backend, mode, env, args.epochs, args.steps)
+            lines = [line for line in stdout.splitlines() if line.startswith("RESULT ")]
+            if failed or not lines:
+                print(f"{backend} {mode}: failed\n{stderr[-3000:]}")
                 break
             r[mode] = float(lines[-1][7:]) * 1000
         if len(r) < 3:
             continue
         print(
-            f"{backend:<11}{DEVICES[backend]:>8}{r['one']:>10.2f}{r['dp']:>10.2f}"
-            f"{r['native']:>10.2f}{r['dp'] / r['one']:>9.2f}{r['dp'] / r['native']:>11.2f}"
+            f"{backend:<11}{STRATEGY[backend]:>14}{DEVICES[backend]:>8}{r['one']:>10.2f}"
+            f"{r['dp']:>10.2f}{r['native']:>10.2f}{r['dp'] / r['one']:>9.2f}"
+            f"{r['dp'] / r['native']:>12.2f}"
         )
 
 

@@ -231,7 +231,8 @@ def torch_model_parallel():
     """ModelParallel on torch: variables stored as DTensor shards, trained as one process."""
     written = _audit_writes()
     out = {}
-    _, out["reference"] = train(None)
+    if RANK == 0:  # one process, the same global batches: the test's reference
+        _, out["reference"] = train(None)
     # FSDP-style: the data and the variables split over the same axis of 2 processes.
     mesh = distribution.DeviceMesh((WORLD,), ["batch"])
     layout_map = distribution.LayoutMap(mesh)
@@ -287,15 +288,19 @@ def _layout_of(variable):
 
 
 def two_processes():
-    """Each of WORLD processes: one model trained alone, then data-parallel over all."""
+    """Each of WORLD processes trains data-parallel over all; process 0 also trains one
+    model alone (the reference)."""
     out = {"process_id": RANK, "devices": distribution.list_devices()}
-    _, out["reference"] = train(None)
+    if RANK == 0:
+        _, out["reference"] = train(None)
     dp = distribution.DataParallel()
     out["num_processes"] = dp.num_processes
     out["all_reduces"] = _count_all_reduces()
     _, out["data_parallel"] = train(dp)
     out["all_reduces"] = _count_all_reduces(out["all_reduces"])
     out["indices"] = indices_seen(dp)
+    if mb.config.backend() in ("torch", "tensorflow"):  # the same processes: `writes`
+        out["writes"] = writes()
     return out
 
 
@@ -411,6 +416,11 @@ def tf_mirrored():
     return out
 
 
+def tf_two_cpus():
+    """Both single-process tf.distribute checks in one process (one TensorFlow start)."""
+    return {"mirrored": tf_mirrored(), "synchronized_batch_norm": tf_synchronized_batch_norm()}
+
+
 def tf_synchronized_batch_norm():
     """Two logical CPUs: BatchNormalization(synchronized=True) under DataParallel
     trains as one device; unsynchronized, each replica normalizes by its own rows."""
@@ -450,20 +460,38 @@ class _Epochs(mb.callbacks.Callback):
         self.seen.append(epoch)
 
 
+def _backup_distribution():
+    """The run's distribution: DataParallel, or (MB_TEST_BACKUP=model_parallel) a
+    ModelParallel whose variables and optimizer state are DTensor shards."""
+    if os.environ.get("MB_TEST_BACKUP") != "model_parallel":
+        return distribution.DataParallel()
+    mesh = distribution.DeviceMesh((WORLD,), ["batch"])
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map[".*hidden/kernel"] = (None, "batch")
+    layout_map[".*hidden/bias"] = ("batch",)
+    layout_map[".*head/kernel"] = ("batch", None)
+    return distribution.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
+
+
 def backup_killed():
     """A 2-process run killed after its second epoch (BackupAndRestore has backed up)."""
     backup = mb.callbacks.BackupAndRestore(os.path.join(OUT, "backup"))
-    train(distribution.DataParallel(), callbacks=[backup, _KillAfter(1)], epochs=4)
+    train(_backup_distribution(), callbacks=[backup, _KillAfter(1)], epochs=4)
     return {"error": "the run was not killed"}
 
 
 def backup_resumed():
-    """The same run started again: it resumes from the backup and ends as one run would."""
-    _, reference = train(None, epochs=4)
+    """The same run started again: it resumes from the backup and ends as one run would
+    (process 0 also trains the uninterrupted run alone: the test's reference)."""
+    reference = train(None, epochs=4)[1] if RANK == 0 else None
     epochs = _Epochs()
     backup = mb.callbacks.BackupAndRestore(os.path.join(OUT, "backup"))
-    _, result = train(distribution.DataParallel(), callbacks=[backup, epochs], epochs=4)
-    return {"reference": reference, "resumed": result, "epochs": epochs.seen}
+    model, result = train(_backup_distribution(), callbacks=[backup, epochs], epochs=4)
+    out = {"reference": reference, "resumed": result, "epochs": epochs.seen}
+    if mb.config.backend() == "torch":
+        variables = model.variables + model.optimizer.variables
+        out["shards"] = {v.path: _shard_of(v) for v in variables}
+    return out
 
 
 if __name__ == "__main__":

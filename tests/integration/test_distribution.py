@@ -133,9 +133,17 @@ def test_jax_data_and_model_parallel_on_eight_devices_train_as_one_device(tmp_pa
     np.testing.assert_allclose(loaded["predict"], result["model_parallel"]["predict"], atol=1e-6)
 
 
+@pytest.fixture(scope="module")
+def tf_two_cpus(tmp_path_factory):
+    """One TensorFlow process on two logical CPUs runs the checks of both tests below
+    (TensorFlow's start-up is most of each)."""
+    (result,) = _run("tf_two_cpus", tmp_path_factory.mktemp("tf_two_cpus"))
+    return result
+
+
 @on_tensorflow
-def test_tensorflow_mirrored_strategy_on_two_cpus_trains_as_one_device(tmp_path):
-    (result,) = _run("tf_mirrored", tmp_path)
+def test_tensorflow_mirrored_strategy_on_two_cpus_trains_as_one_device(tf_two_cpus):
+    result = tf_two_cpus["mirrored"]
     assert result["devices"] == ["cpu:0", "cpu:1"]
     assert result["count"] == 2
     for name in ("even", "uneven"):
@@ -150,8 +158,8 @@ def test_tensorflow_mirrored_strategy_on_two_cpus_trains_as_one_device(tmp_path)
 
 
 @on_tensorflow
-def test_tensorflow_synchronized_batch_norm_on_two_cpus_trains_as_one_device(tmp_path):
-    (result,) = _run("tf_synchronized_batch_norm", tmp_path)
+def test_tensorflow_synchronized_batch_norm_on_two_cpus_trains_as_one_device(tf_two_cpus):
+    result = tf_two_cpus["synchronized_batch_norm"]
     # Each replica normalizes its 4 rows by the moments of the batch's 8 (one
     # all-reduce): weights, moving statistics, logs and predictions equal one device's
     # (float32 sums in another order: 1e-5) ...
@@ -183,12 +191,20 @@ def _check_indices(indices, world, num_samples=28):
             assert orders[0] != orders[1], f"{kind}: the same order in both epochs"
 
 
-@on_training_engines
-def test_two_processes_train_one_data_parallel_model_as_one_process(tmp_path):
+@pytest.fixture(scope="module")
+def two_processes(tmp_path_factory):
+    """One run of two processes for both tests below (on torch and tensorflow it also
+    writes checkpoints and logs: the `writes` scenario): the results and its folder."""
+    out = tmp_path_factory.mktemp("two_processes")
     env = {"XLA_FLAGS": "--xla_force_host_platform_device_count=2"}
     # tf.distribute's TF_CONFIG lists every worker's address (the others need process 0's).
     env["MB_TEST_JOB_ADDRESSES"] = f"127.0.0.1:{_free_port()},127.0.0.1:{_free_port()}"
-    results = _run("two_processes", tmp_path, world=2, env=env)
+    return _run("two_processes", out, world=2, env=env), out
+
+
+@on_training_engines
+def test_two_processes_train_one_data_parallel_model_as_one_process(two_processes):
+    results, _ = two_processes
     assert [r["process_id"] for r in results] == [0, 1]
     assert all(r["num_processes"] == 2 for r in results)
     # Both processes hold the same weights, logs and predictions, those of one process
@@ -207,9 +223,9 @@ def test_two_processes_train_one_data_parallel_model_as_one_process(tmp_path):
 
 
 @on_torch_or_tensorflow
-def test_only_process_zero_writes_checkpoints_and_logs(tmp_path):
-    env = {"MB_TEST_JOB_ADDRESSES": f"127.0.0.1:{_free_port()},127.0.0.1:{_free_port()}"}
-    results = _run("writes", tmp_path, world=2, env=env)
+def test_only_process_zero_writes_checkpoints_and_logs(two_processes):
+    results, tmp_path = two_processes
+    results = [result["writes"] for result in results]
     assert results[1]["written"] == []
     written = results[0]["written"]
     assert "log.csv" in written and "model.keras" in written
@@ -271,10 +287,26 @@ def test_torch_model_parallel_keeps_dtensor_shards_and_trains_as_one_process(tmp
 
 
 @on_torch
-def test_backup_and_restore_resumes_a_killed_two_process_run(tmp_path):
-    _run("backup_killed", tmp_path, world=2, expect_codes=(17,))
+@pytest.mark.parametrize("kind", ["data_parallel", "model_parallel"])
+def test_backup_and_restore_resumes_a_killed_two_process_run(tmp_path, kind):
+    env = {"MB_TEST_BACKUP": kind}
+    _run("backup_killed", tmp_path, world=2, env=env, expect_codes=(17,))
     assert (tmp_path / "backup" / "training_metadata.json").exists()
-    results = _run("backup_resumed", tmp_path, world=2)
-    for result in results:
+    results = _run("backup_resumed", tmp_path, world=2, env=env)
+    reference = results[0]["reference"]  # one process, 4 epochs uninterrupted
+    for rank, result in enumerate(results):
         assert result["epochs"] == [2, 3]  # resumed after the two epochs backed up
-        _close(result["resumed"]["weights"], result["reference"]["weights"], 1e-5)
+        # The resumed run ends with the weights, evaluation and predictions of the
+        # uninterrupted run, on both processes (float32 sums in another order: 1e-5).
+        resumed = result["resumed"]
+        _close(resumed["weights"], reference["weights"], 1e-5)
+        np.testing.assert_allclose(resumed["predict"], reference["predict"], atol=1e-5)
+        for key, value in reference["evaluate"].items():
+            np.testing.assert_allclose(resumed["evaluate"][key], value, rtol=1e-5, atol=1e-5)
+        if kind == "model_parallel":
+            # Restored into its shards: each process still holds half of the split
+            # variables and of their optimizer state.
+            shards = result["shards"]
+            (kernel,) = [s for p, s in shards.items() if p.endswith("/hidden/kernel")]
+            (moment,) = [s for p, s in shards.items() if p.endswith("_hidden_kernel_momentum")]
+            assert kernel == moment == [["S(1)"], [4, 4]], rank
