@@ -14,6 +14,7 @@ import sys
 import numpy as np
 import pytest
 
+import mb
 import mb_layers
 import mb_ops
 from mb_layers import layers
@@ -320,3 +321,38 @@ def test_torch_tensor_methods_are_torchs_own_after_import_and_fit():
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().endswith("ok")
+
+
+def _torch_cnn(seed):
+    mb.utils.set_random_seed(seed)
+    layers = mb.layers
+    model = mb.Sequential(
+        [
+            mb.Input((8, 8, 3)),
+            layers.Conv2D(4, 3, activation="relu"),
+            layers.Flatten(),
+            layers.Dense(2),
+        ]
+    )
+    return model
+
+
+@pytest.mark.skipif(
+    config.backend() != "torch",
+    reason=f"torch's recorded steps fuse bias additions; this process runs {config.backend()}",
+)
+def test_torch_cnn_with_fused_biases_trains_and_predicts_as_it_does_eagerly():
+    """torch's fused replay (jit_compile: a bias add runs inside its convolution or
+    matmul) against the same model run op by op."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((32, 8, 8, 3)).astype("float32")
+    y = rng.standard_normal((32, 2)).astype("float32")
+    results = []
+    for jit in (True, False):
+        model = _torch_cnn(1)
+        model.compile(optimizer="adam", loss="mse", jit_compile=jit)
+        history = model.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False)
+        results.append((history.history["loss"], model.predict(x, batch_size=8, verbose=0)))
+    (fused_loss, fused_out), (eager_loss, eager_out) = results
+    np.testing.assert_allclose(fused_loss, eager_loss, rtol=1e-5)
+    np.testing.assert_allclose(fused_out, eager_out, rtol=1e-4, atol=1e-5)

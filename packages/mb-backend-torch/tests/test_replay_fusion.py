@@ -5,7 +5,6 @@ import torch
 import torch.nn.functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 
-import mb
 from mb_backend_torch._training_replay import GraphReplay
 
 aten = torch.ops.aten
@@ -66,33 +65,3 @@ def test_a_bias_add_whose_result_is_returned_stays_an_addition():
     want = F.conv2d(x.permute(0, 3, 1, 2), kernel.permute(3, 2, 0, 1), bias).permute(0, 2, 3, 1)
     torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)
     assert got.is_contiguous()  # a tensor of its own, not a view of the convolution's output
-
-
-def _cnn(seed):
-    mb.utils.set_random_seed(seed)
-    layers = mb.layers
-    model = mb.Sequential(
-        [
-            mb.Input((8, 8, 3)),
-            layers.Conv2D(4, 3, activation="relu"),
-            layers.Flatten(),
-            layers.Dense(2),
-        ]
-    )
-    return model
-
-
-def test_a_cnn_trains_and_predicts_as_it_does_eagerly():
-    """The fused replay (jit_compile) against the same model run op by op."""
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((32, 8, 8, 3)).astype("float32")
-    y = rng.standard_normal((32, 2)).astype("float32")
-    results = []
-    for jit in (True, False):
-        model = _cnn(1)
-        model.compile(optimizer="adam", loss="mse", jit_compile=jit)
-        history = model.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False)
-        results.append((history.history["loss"], model.predict(x, batch_size=8, verbose=0)))
-    (fused_loss, fused_out), (eager_loss, eager_out) = results
-    np.testing.assert_allclose(fused_loss, eager_loss, rtol=1e-5)
-    np.testing.assert_allclose(fused_out, eager_out, rtol=1e-4, atol=1e-5)
