@@ -208,6 +208,12 @@ def third_party_env(
 
 
 def install_wheels(python: Path, find_links: list[Path], reqs: list[str], uv: list[str]) -> None:
-    """Installs mb packages from built wheels only: no index, so a wrong name cannot pass."""
+    """Installs mb packages from built wheels only: no index, so a wrong name cannot pass.
+
+    Without uv's cache: a wheel rebuilt under the same name and version (every build of
+    0.1.0 before its release) would otherwise be served from the cache as it was first
+    seen, and the tests would run against old code.
+    """
     links = [arg for d in find_links for arg in ("--find-links", str(d))]
-    run([*uv, "pip", "install", "--quiet", "--python", str(python), "--no-index", *links, *reqs])
+    cmd = [*uv, "pip", "install", "--quiet", "--no-cache", "--python", str(python), "--no-index"]
+    run([*cmd, *links, *reqs])
