@@ -55,7 +55,7 @@ def build(k):
         [
             k.layers.EinsumDense("abc,cde->abde", (None, 2, 8), bias_axes="de", name="heads"),
             k.layers.EinsumDense("abde,def->abf", (None, 16), name="merge"),
-            k.layers.GlobalAveragePooling1D(name="pool"),
+            k.layers.GlobalAveragePooling1D(data_format="channels_last", name="pool"),
             k.layers.Dense(5, name="head"),
         ],
         name="block2",
