@@ -261,8 +261,9 @@ def _fit_expected(h, x, y, weights):
     ("backend", "engine"), [("jax", "jax"), ("torch", "torch"), ("tensorflow", "tensorflow")]
 )
 def test_fit_on_each_training_backend_matches_numpy(h, tmp_path, backend, engine):
-    if importlib.util.find_spec(engine) is None:
-        pytest.skip(f"{engine} is not installed")
+    for module in (engine, f"mb_backend_{backend}"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed")
     x, y, weights = _fit_problem()
     inputs, outputs = tmp_path / "in.npz", tmp_path / "out.npz"
     np.savez(inputs, x=x, y=y, **{f"w{i}": w for i, w in enumerate(weights)})
