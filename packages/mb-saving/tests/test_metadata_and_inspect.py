@@ -68,6 +68,26 @@ def test_inspect_describes_model_layers_compile_setup_and_weights(tmp_path):
     assert "written by mb on backend" in text and "layers/dense: small/hidden/kernel (4, 3)" in text
 
 
+def test_inspect_shows_the_quantization_of_each_layer(tmp_path):
+    inner = Sequential([layers.Dense(3, name="inner_dense")], name="block")
+    model = Sequential(
+        [mb_layers.Input((4,)), layers.Dense(3, name="hidden"), inner, layers.Dense(2, name="out")],
+        name="quantized",
+    )
+    model.layers[0].quantize("int8")
+    inner.layers[0].quantize("int4")
+    model.save(tmp_path / "q.keras")
+    info = mb_saving.inspect(tmp_path / "q.keras")
+    assert info["model"]["quantized"] == {
+        "hidden": "int8_from_float32",
+        "block/inner_dense": model.layers[1].layers[0].dtype_policy.name,
+    }
+    assert info["model"]["quantized"]["block/inner_dense"].startswith("int4")
+    text = mb_saving.format_inspection(info)
+    assert "quantized: hidden (int8_from_float32)" in text
+    assert "out" not in info["model"]["quantized"]  # a float layer is not listed
+
+
 def test_inspect_runs_no_code_from_the_file(tmp_path):
     @mb_saving.register_keras_serializable(package="inspect_tests")
     class Trap(layers.Layer):

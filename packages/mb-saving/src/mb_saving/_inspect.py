@@ -37,6 +37,39 @@ def _layers_of(config):
     return out
 
 
+def _quantization_of(layer_config):
+    """The name of a layer's quantized dtype policy (``"int8_from_float32"``,
+    ``"gptq/4/128_from_float32"``, ...), or None for a float layer."""
+    dtype = layer_config.get("dtype")
+    if not isinstance(dtype, dict):
+        return None
+    policy = dtype.get("config") if isinstance(dtype.get("config"), dict) else {}
+    mode = policy.get("mode")
+    if not isinstance(mode, str):  # a float policy (or one this file does not describe)
+        return None
+    # Keras writes the mode and the source dtype, plus the mode's settings (int4's block
+    # size, GPTQ's bits and group size, ...): shown as the policy's name shows them.
+    settings = [str(v) for k, v in policy.items() if k not in ("mode", "source_name", "name")]
+    return "/".join([mode, *settings]) + f"_from_{policy.get('source_name')}"
+
+
+def _quantized_layers(config, prefix=""):
+    """``{layer path: quantized policy name}`` over every nested layer of a config."""
+    inner = config.get("config") if isinstance(config, dict) else None
+    entries = inner.get("layers") if isinstance(inner, dict) else None
+    found = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        layer_config = entry.get("config") if isinstance(entry.get("config"), dict) else {}
+        path = f"{prefix}{entry.get('name') or layer_config.get('name')}"
+        mode = _quantization_of(layer_config)
+        if mode:
+            found[path] = mode
+        found.update(_quantized_layers(entry, prefix=f"{path}/"))
+    return found
+
+
 def _model_summary(config):
     compile_config = config.get("compile_config") or {}
     optimizer = compile_config.get("optimizer") if isinstance(compile_config, dict) else None
@@ -47,6 +80,7 @@ def _model_summary(config):
         "registered_name": config.get("registered_name"),
         "name": inner.get("name"),
         "layers": _layers_of(config),
+        "quantized": _quantized_layers(config),
         "compiled": bool(compile_config),
         "optimizer": optimizer.get("class_name") if isinstance(optimizer, dict) else optimizer,
         "loss": compile_config.get("loss") if isinstance(compile_config, dict) else None,
@@ -87,7 +121,8 @@ def inspect(filepath):
 
     Keys: ``path``, ``kind``, ``keras_version``, ``date_saved``, ``mb`` (backend,
     engine and package versions when mb wrote the file), ``model`` (class,
-    layers, compile summary; model files only), ``weights`` (per group:
+    layers, ``quantized`` — each quantized layer's path and dtype policy, e.g.
+    ``int8_from_float32`` — and compile summary; model files only), ``weights`` (per group:
     variables with shapes, dtypes and names from mb's manifest),
     ``parameters``, ``points_outside`` (HDF5 entries that reach outside the
     file, each ``{path, kind, target}``; loading refuses the file, their
@@ -155,6 +190,8 @@ def format_inspection(info):
         lines.append(f"  model '{model.get('name')}' ({name}), {len(model['layers'])} layer(s)")
         for layer in model["layers"]:
             lines.append(f"    - {layer['name']} ({layer['class_name']})")
+        for path, policy in (model.get("quantized") or {}).items():
+            lines.append(f"  quantized: {path} ({policy})")
         if model.get("compiled"):
             lines.append(
                 f"  compiled: optimizer {model.get('optimizer')}, loss {model.get('loss')}"
