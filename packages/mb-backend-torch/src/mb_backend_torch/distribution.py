@@ -19,6 +19,7 @@ storage cannot hold are refused with a ValueError that says why.
 """
 
 import atexit
+import contextlib
 import datetime
 import os
 from typing import NamedTuple
@@ -37,6 +38,7 @@ from mb_backend_torch.core import convert_to_tensor
 UNSUPPORTED = {}
 
 _TIMEOUT = datetime.timedelta(minutes=30)
+_SHUTDOWN_WAIT = datetime.timedelta(seconds=60)  # for the peers, at exit
 
 
 def _active():
@@ -134,10 +136,21 @@ def _shutdown():
 
     Left to the interpreter's own teardown, gloo's worker threads can still be running
     when their C++ objects are destroyed, and the process aborts ("terminate called
-    without an active exception", exit status -6) after a run that succeeded.
+    without an active exception", exit status -6) after a run that succeeded. The
+    processes meet first, so that none tears its connections down while a peer's
+    last asynchronous work (a DTensor gather, a gradient bucket) still uses them; a
+    peer that is gone only shortens the wait.
     """
-    if _active():
-        dist.destroy_process_group()
+    if not _active():
+        return
+    if dist.get_world_size() > 1:
+        # A peer already gone (a raised barrier): tear down all the same.
+        with contextlib.suppress(Exception):
+            if dist.get_backend() == "gloo":
+                dist.monitored_barrier(timeout=_SHUTDOWN_WAIT)
+            else:
+                dist.barrier()
+    dist.destroy_process_group()
 
 
 def _env_int(name):
