@@ -15,6 +15,7 @@ import tempfile
 import numpy as np
 
 from mb_layers import _registry
+from mb_layers._ops import ops
 from mb_ops import testing
 
 _SCRIPT = r"""
@@ -80,7 +81,7 @@ def keras_outputs(cases):
             flat = list(inputs) if is_list else [inputs]
             weights = layer.get_weights()
             for j, x in enumerate(flat):
-                arrays[f"{i}_in_{j}"] = np.asarray(x)
+                arrays[f"{i}_in_{j}"] = ops.convert_to_numpy(x)
             for k, w in enumerate(weights):
                 arrays[f"{i}_w_{k}"] = w
             meta.append(
@@ -117,7 +118,7 @@ def compare_with_keras(cases, atol=1e-5, rtol=1e-5):
         assert len(got) == len(reference), layer.name
         for g, r in zip(got, reference, strict=True):
             np.testing.assert_allclose(
-                np.asarray(g),
+                ops.convert_to_numpy(g),  # detached: a torch output may need grad
                 r,
                 atol=atol,
                 rtol=rtol,
