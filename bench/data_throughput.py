@@ -14,6 +14,15 @@ the added microseconds are the number to compare with a training step.
     uv run --no-sync python bench/data_throughput.py                 # every backend
     uv run --no-sync python bench/data_throughput.py torch jax       # some of them
     uv run --no-sync python bench/data_throughput.py --batches 400 --batch-size 128
+    uv run --no-sync python bench/data_throughput.py jax tensorflow --step-matmul 256
+
+With ``--step-matmul K`` every batch also goes through a small step on the engine
+(``sum(x @ W)`` with a ``(features, K)`` W, waited for) and the reference is a native
+loop running the same step over batches converted beforehand (data already on the
+device): the last column is then what mb adds per step over that loop, the number
+issue 25 bounds (5 us). ``--prefetch on`` makes `EpochIterator` build the next
+batches on a background thread while the step runs (`mb_data._prefetch`; jax and
+tensorflow; by default only when the batches go to an accelerator).
 
 No assertion anywhere: this is a measurement, not a test.
 """
@@ -28,6 +37,8 @@ import subprocess
 import sys
 import time
 
+# EpochIterator(prefetch=): None (the default: threads for accelerators), True, False.
+_PREFETCH = {"auto": None, "on": True, "off": False}[os.environ.get("MB_BENCH_PREFETCH", "auto")]
 BACKENDS = ("numpy", "jax", "torch", "tensorflow", "openvino")
 ADAPTERS = ("arrays", "generator", "pydataset", "tf.data", "torch", "grain")
 
@@ -91,9 +102,34 @@ def _wait(batch) -> None:
         ready()
 
 
-def measure(backend: str, batches: int, batch_size: int, features: int, repeats: int) -> list:
+def _step_fn(features: int, width: int):
+    """A small step on the engine, waited for: ``sum(x @ W)``; None without --step-matmul."""
+    if not width:
+        return None
+    import numpy as np
+
+    from mb_ops import backends, ops
+
+    core = backends.backend_module("core")
+    w = core.convert_to_tensor(np.random.default_rng(1).random((features, width), "float32"))
+
+    def step(batch):
+        out = ops.sum(ops.matmul(batch[0], w))
+        _wait((out,))
+        return out
+
+    return step
+
+
+def measure(
+    backend: str, batches: int, batch_size: int, features: int, repeats: int, width: int = 0
+) -> list:
     """Runs inside the backend's own process."""
     import mb_data
+
+    step = _step_fn(features, width)
+    if step is not None:
+        return _measure_with_step(backend, batches, batch_size, features, repeats, step)
 
     rows = []
     for name, (make_raw, make_mb) in _pipelines(batches, batch_size, features).items():
@@ -124,6 +160,37 @@ def measure(backend: str, batches: int, batch_size: int, features: int, repeats:
     return rows
 
 
+def _measure_with_step(backend, batches, batch_size, features, repeats, step) -> list:
+    """Per adapter: a native loop stepping over batches already converted, against the
+    same steps fed by `EpochIterator` from the adapter."""
+    import mb_data
+
+    rows = []
+    for name, (_, make_mb) in _pipelines(batches, batch_size, features).items():
+        source, y, size = make_mb()
+        ready = [c[0] for _, _, c in mb_data.EpochIterator(source, y, batch_size=size)]
+        native_best = mb_best = float("inf")
+        for batch in ready[:5]:  # warm-up: compile the step
+            step(batch)
+        for _ in range(repeats):
+            start = time.perf_counter()
+            for batch in ready:
+                step(batch)
+            native_best = min(native_best, time.perf_counter() - start)
+            source, y, size = make_mb()
+            it = mb_data.EpochIterator(source, y, batch_size=size, prefetch=_PREFETCH)
+            start = time.perf_counter()
+            for _, _, chunk in it:
+                for batch in chunk:
+                    step(batch)
+            mb_best = min(mb_best, time.perf_counter() - start)
+        count = len(ready)
+        rows.append(
+            {"backend": backend, "adapter": name, "raw": count / native_best, "mb": count / mb_best}
+        )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("backends", nargs="*", default=list(BACKENDS))
@@ -131,18 +198,35 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--features", type=int, default=256)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--step-matmul",
+        type=int,
+        default=0,
+        metavar="K",
+        help="run a sum(x @ W) step of width K on each batch; compare with a native loop "
+        "over batches already converted",
+    )
+    parser.add_argument(
+        "--prefetch",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="EpochIterator(prefetch=None|True|False): the default (a background thread "
+        "for accelerators only), always, never",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    sizes = (args.batches, args.batch_size, args.features, args.repeats)
+    sizes = (args.batches, args.batch_size, args.features, args.repeats, args.step_matmul)
     if args.child:
         print(json.dumps(measure(args.backends[0], *sizes)))
         return
     rows = []
     for backend in args.backends:
         env = {**os.environ, "MB_BACKEND": backend}
+        env["MB_BENCH_PREFETCH"] = args.prefetch
         cmd = [sys.executable, __file__, backend, "--child"]
         cmd += ["--batches", str(args.batches), "--batch-size", str(args.batch_size)]
         cmd += ["--features", str(args.features), "--repeats", str(args.repeats)]
+        cmd += ["--step-matmul", str(args.step_matmul)]
         result = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if result.returncode != 0:
             print(f"{backend}: failed\n{result.stderr[-1500:]}", file=sys.stderr)
@@ -152,8 +236,14 @@ def main() -> None:
         f"{args.batches} batches of ({args.batch_size}, {args.features}) float32 + int64 labels; "
         "batches/second, best of repeats"
     )
+    stepped = args.step_matmul > 0
+    if stepped:
+        print(
+            f"each with a sum(x @ W) step, W ({args.features}, {args.step_matmul}); "
+            "'raw' = native loop over batches already converted"
+        )
     header = f"{'backend':<11} {'adapter':<10} {'raw':>10} {'mb':>10} {'mb/raw':>7}"
-    print(f"{header} {'added us/batch':>15}")
+    print(f"{header} {'added us/step' if stepped else 'added us/batch':>15}")
     for row in rows:
         added = 1e6 * (1.0 / row["mb"] - 1.0 / row["raw"])
         print(

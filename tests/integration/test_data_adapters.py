@@ -273,3 +273,34 @@ def test_fit_on_a_tf_data_pipeline_that_augments_with_preprocessing_layers():
     history = model.fit(dataset, epochs=2, verbose=0)
     assert len(history.history["loss"]) == 2
     assert np.isfinite(history.history["loss"]).all()
+
+
+def test_prefetched_epochs_hold_the_same_batches_as_epochs_read_in_turn():
+    # On jax and tensorflow the batches can be made on a background thread (issue 25;
+    # by default only for accelerators, here forced);
+    # what the step receives must not change: order, values, shuffling, persistence of
+    # a generator across epochs of `steps_per_epoch`.
+    core = _core()
+
+    def epochs(prefetch):
+        def gen():
+            for i in range(10):
+                yield X[i : i + 2], Y[i : i + 2]
+
+        seen = []
+        for source, kwargs in (
+            ((X, Y), {"batch_size": 5, "shuffle": True}),
+            ((gen(),), {"steps_per_epoch": 3, "steps_per_execution": 2}),
+        ):
+            it = mb_data.EpochIterator(*source, prefetch=prefetch, **kwargs)
+            it.data_adapter._seed = 7  # the same shuffle both times
+            for _ in range(2):
+                for _, _, batches in it.enumerate_epoch():
+                    seen += [[core.convert_to_numpy(t) for t in batch] for batch in batches]
+        return seen
+
+    with_thread, in_turn = epochs(True), epochs(False)
+    assert len(with_thread) == len(in_turn) == 2 * 3 + 2 * 3
+    for a, b in zip(with_thread, in_turn, strict=True):
+        for x, y in zip(a, b, strict=True):
+            np.testing.assert_array_equal(x, y)

@@ -8,6 +8,7 @@ change in mb) makes the backend fall back to its slower path.
 import os
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -27,6 +28,28 @@ def test_the_private_eager_constructor_still_resolves():
         "longer the class of eager tensors; convert_to_tensor no longer passes them through."
     )
     assert _compat.FAST_SMART_COND, "tf.__internal__.smart_cond is gone: cond never folds"
+
+
+def test_the_device_scope_of_a_thread_is_still_readable_for_prefetching():
+    name = _compat.current_device_name()
+    assert name is not None, (
+        f"TensorFlow {tf.__version__}: the eager context's device_name is gone; mb_data "
+        "no longer makes batches on a background thread (core.placement returns None)."
+    )
+    with tf.device("/CPU:0"):
+        assert _compat.current_device_name().endswith("CPU:0")
+        enter = core.placement()
+    seen = {}
+
+    def elsewhere():  # another thread starts outside any scope ...
+        seen["outside"] = _compat.current_device_name()
+        with enter():  # ... and enters the caller's
+            seen["inside"] = _compat.current_device_name()
+
+    thread = threading.Thread(target=elsewhere)
+    thread.start()
+    thread.join()
+    assert seen["outside"] == "" and seen["inside"].endswith("CPU:0")
 
 
 _IMPORT_EVERY_MODULE = """

@@ -1,5 +1,7 @@
 """Device placement: ``device_scope``, the device new tensors are created on."""
 
+import contextlib
+
 import jax
 
 
@@ -33,3 +35,19 @@ def _to_jax_device(device_name):
 def device_scope(device_name):
     """A context in which new arrays are placed on ``device_name`` ("gpu:0")."""
     return jax.default_device(_to_jax_device(device_name))
+
+
+def placement(only_for_accelerators=False):
+    """This thread's device scope, for mb_data's prefetch thread (``jax.default_device``
+    is per thread): a callable entering it there. With `only_for_accelerators`, None
+    when that device is a CPU: there a background thread costs more than the copy
+    it would hide (bench/data_throughput.py --step-matmul)."""
+    device = jax.config.jax_default_device
+    if only_for_accelerators:
+        target = device if device is not None else jax.devices()[0]
+        platform = target.platform if isinstance(target, jax.Device) else str(target)
+        if platform.lower().startswith("cpu"):
+            return None
+    if device is None:
+        return contextlib.nullcontext
+    return lambda: jax.default_device(device)

@@ -22,6 +22,7 @@ from mb_backend_jax._convert import convert_to_tensor as convert_to_tensor
 from mb_backend_jax._convert import is_tensor as is_tensor
 from mb_backend_jax._convert import shape as shape
 from mb_backend_jax._device import device_scope as device_scope
+from mb_backend_jax._device import placement as placement
 from mb_backend_jax._gradients import custom_gradient as custom_gradient
 from mb_backend_jax._gradients import remat as remat
 from mb_backend_jax._gradients import stop_gradient as stop_gradient

@@ -76,6 +76,17 @@ def numpy_to_eager(x):
     return _EagerTensor(x.copy(), ctx.device_name, None)
 
 
+def current_device_name():
+    """The calling thread's ``tf.device`` scope as a full device name ("" outside any),
+    or None where this TensorFlow moved its eager context (then it cannot be told)."""
+    if _context is None:
+        return None
+    try:
+        return _context.context().device_name or ""
+    except Exception:  # any drift in the private API: unknown
+        return None
+
+
 def func_graph(name):
     """A fresh ``FuncGraph`` to trace a function in (``tf.__internal__.FuncGraph``)."""
     return tf.__internal__.FuncGraph(name)

@@ -6,9 +6,10 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+from mb_data._prefetch import Prefetcher
 from mb_data._select import get_data_adapter
 from mb_data._sharding import DataSharding
-from mb_ops import config
+from mb_ops import backends, config
 
 
 class OutOfDataWarning(UserWarning):
@@ -29,6 +30,13 @@ class EpochIterator:
     starts seamlessly. Only a one-shot input (a generator) can run dry: the
     epoch then ends early with an :class:`OutOfDataWarning`.
 
+    Where batches go to an accelerator through a backend that can say where (jax,
+    tensorflow), they are made on a background thread, a chunk or two ahead of the
+    step (:class:`~mb_data._prefetch.Prefetcher`, in the caller's device scope), so the
+    copy overlaps the step; the data's own iterator is then read ahead by that much.
+    On a CPU the copy is a memcpy that a thread would only slow down, so they are made
+    on the calling thread, one at a time, unless ``prefetch=True``.
+
     Under an active `mb_ops.distribution` each batch is this process's part of
     the global batch, placed for the distribution (:class:`DataSharding`);
     ``sharding`` holds how, and ``chunk_kinds`` how each batch of the last chunk
@@ -39,6 +47,10 @@ class EpochIterator:
             :func:`mb_data.get_data_adapter`.
         steps_per_epoch: steps in each epoch, or None for one pass.
         steps_per_execution: batches per chunk.
+        prefetch: None (where the batches go to an accelerator), True (wherever the
+            backend can place them from another thread) or False: whether batches
+            are made on a background thread. Never while a distribution shards the
+            data.
 
     Example:
         >>> import numpy as np
@@ -57,12 +69,14 @@ class EpochIterator:
         shuffle: bool | str = False,
         class_weight: dict | None = None,
         steps_per_execution: int = 1,
+        prefetch: bool | None = None,
     ):
         self.steps_per_epoch = _optional_positive("steps_per_epoch", steps_per_epoch)
         self.steps_per_execution = (
             _optional_positive("steps_per_execution", steps_per_execution) or 1
         )
         self.sharding = DataSharding.current()
+        self.prefetch = prefetch
         self.data_adapter = get_data_adapter(
             x,
             y=y,
@@ -165,9 +179,17 @@ class EpochIterator:
     def _new_pass(self) -> None:
         self._close_iterator()
         if self.sharding is not None:
+            # Not read ahead: each batch's split is recorded as it is made.
             self._iterator = self.data_adapter.get_sharded_iterator(self.sharding)
         else:
             self._iterator = self.data_adapter.get_iterator()
+            placement = backends.lookup("core", "placement")
+            enter = None
+            if placement is not None and self.prefetch is not False:
+                enter = placement(only_for_accelerators=self.prefetch is None)
+            if enter is not None:
+                depth = max(2, self.steps_per_execution + 1)
+                self._iterator = Prefetcher(self._iterator, enter, depth=depth)
         self._pass_has_data = False
 
     def _close_iterator(self) -> None:

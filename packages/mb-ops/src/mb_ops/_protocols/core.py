@@ -156,3 +156,11 @@ class CoreOptional(Protocol):
         words, before ``KerasTensor`` could raise ``mb_graph.EngineConversionError``
         (JAX no longer calls ``__jax_array__`` while abstracting its arguments)."""
         ...
+
+    def placement(self, only_for_accelerators: bool = False) -> Any:
+        """The calling thread's device scope, for another thread (mb_data's prefetch;
+        engines keep device scopes per thread): a zero-argument callable returning a
+        context manager that places new tensors there. None where it cannot be told,
+        and, with `only_for_accelerators`, where that device is a CPU (a background
+        thread costs more there than the copy it hides)."""
+        ...
