@@ -139,7 +139,15 @@ def moments(x, axes, keepdims=False, synchronized=False):
     if dtype in (torch.float16, torch.bfloat16):
         x = x.float()
     axes = (axes,) if isinstance(axes, int) else tuple(axes)
-    variance, mean = torch.var_mean(x, dim=axes, keepdim=keepdims, correction=0)
+    axes = axes or tuple(range(x.ndim))  # () reduces every axis, as torch.mean's dim=()
+    # Two passes (the mean, then the mean of the centred squares) instead of
+    # ``torch.var_mean``: on the CPU, var_mean's Welford reduction runs about 10x slower
+    # than two vectorized mean reductions (forward) and 1.5-2x slower with its backward,
+    # for batch-norm (N, H, W reduced) and layer-norm (last axis) shapes alike.
+    mean = torch.mean(x, dim=axes, keepdim=True)
+    variance = torch.mean(torch.square(x - mean), dim=axes, keepdim=keepdims)
+    if not keepdims:
+        mean = mean.squeeze(axes)
     if dtype is not x.dtype:
         info = torch.finfo(dtype)
         mean = mean.clamp(info.min, info.max).to(dtype)
