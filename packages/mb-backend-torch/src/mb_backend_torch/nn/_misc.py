@@ -168,3 +168,35 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
     if offset is not None:
         shift = shift + t(offset).reshape(shape)
     return torch.addcmul(shift.to(x.dtype), x, inv.to(x.dtype))
+
+
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
+    """``(x - mean) / sqrt(var + epsilon) * gamma + beta`` over ``axis``.
+
+    When the normalized axes are the trailing ones, torch's fused ``layer_norm`` kernel
+    computes it (one pass forward, one backward, as ``nn.LayerNorm``); otherwise the
+    statistics come from ``moments`` and the rest is elementwise.
+    """
+    x = to_float(x)
+    eps = config.epsilon() if epsilon is None else float(epsilon)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = sorted(a % x.ndim for a in axes)
+    dtype = x.dtype
+    compute = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+    xc = x.to(compute)
+    gamma = None if gamma is None else t(gamma).to(compute)
+    beta = None if beta is None else t(beta).to(compute)
+    trailing = axes == list(range(x.ndim - len(axes), x.ndim))
+    shape = tuple(x.shape[a] for a in axes)
+    if trailing and all(p is None or p.numel() == math.prod(shape) for p in (gamma, beta)):
+        weight = None if gamma is None else gamma.reshape(shape)
+        bias = None if beta is None else beta.reshape(shape)
+        out = tnn.layer_norm(xc, shape, weight, bias, eps)
+    else:
+        mean, variance = moments(xc, axes, keepdims=True)
+        out = (xc - mean) * torch.rsqrt(variance + eps)
+        if gamma is not None:
+            out = out * gamma
+        if beta is not None:
+            out = out + beta
+    return out.to(dtype)
