@@ -46,6 +46,7 @@ class RecordingRefused(RuntimeError):
 
 class _Recording(threading.local):
     active = False
+    recorder = None
 
 
 _recording = _Recording()
@@ -199,6 +200,22 @@ class _Recorder(_compat.DispatchMode):
             self._steps.append(_Step(f"{op}({call})", [], names, given, foldable=False))
         return out
 
+    def record_call(self, fn, args):
+        """Runs ``fn(*args)`` outside the recording and records it as one call."""
+        with _compat.dispatch_modes_off():
+            out = fn(*args)
+        given = _tensors_in(args)
+        call = ", ".join(self.expression(a) for a in args)
+        names = {self._names[id(t)] for t in given}
+        op = self._constant(fn)
+        result = f"r{next(self._counter)}"
+        lines, outs = [f"{result} = {op}({call})"], []
+        for i, item in enumerate(out):
+            outs.append((self._bind(item), item))
+            lines.append(f"{outs[-1][0]} = {result}[{i}]")
+        self._steps.append(_Step("\n    ".join(lines), outs, names, given, foldable=False))
+        return out
+
     def compile(self, outputs):
         """The replay function, its source, and ``(output index, input index)`` pairs
         for outputs that are inputs themselves (state the step updated in place).
@@ -325,6 +342,20 @@ def _signature(flat, structure):
     return tuple(parts)
 
 
+def opaque_call(fn, *args):
+    """``fn(*args)``, a function of tensors returning a tuple of new tensors.
+
+    While a step is recorded and no tensor among ``args`` requires grad (inference),
+    the recording holds this one call instead of the aten ops ``fn`` runs: torch
+    kernels that are C++ loops over small ops (``torch.gru`` on the CPU, 10-15 ops per
+    time step) would otherwise be replayed op by op, their loop run in Python. With
+    grads, the ops are recorded as usual (the backward pass needs them)."""
+    recorder = _recording.recorder
+    if recorder is None or any(t.requires_grad for t in _tensors_in(args)):
+        return fn(*args)
+    return recorder.record_call(fn, args)
+
+
 class GraphReplay:
     """``fn`` recorded on its second call per input signature, then replayed.
 
@@ -391,7 +422,7 @@ class GraphReplay:
         copies = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in flat]
         copied_args = _unflatten(structure, iter(copies))
         recorder = _Recorder([c for c in copies if isinstance(c, torch.Tensor)])
-        _recording.active = True
+        _recording.active, _recording.recorder = True, recorder
         try:
             with _value_read_guards(), recorder:
                 out = self.fn(*copied_args)
@@ -400,7 +431,7 @@ class GraphReplay:
         except Exception as error:  # the eager call worked: keep running it that way
             return f"the step could not be recorded ({type(error).__name__}: {error})"
         finally:
-            _recording.active = False
+            _recording.active, _recording.recorder = False, None
         out_flat = []
         out_spec = _flatten(out, out_flat)
         replay, _, passthrough = recorder.compile(out_flat)
