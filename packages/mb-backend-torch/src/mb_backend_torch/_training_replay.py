@@ -398,8 +398,12 @@ class GraphReplay:
             if calls <= self.warmup:
                 return self.fn(*args)
             with self._lock:
-                entry = self._entries.get(key) or self._record(structure, flat)
-                self._entries[key] = entry
+                entry = self._entries.get(key)
+                if entry is None:
+                    entry, result = self._record(structure, flat)
+                    self._entries[key] = entry
+                    if not isinstance(entry, str):
+                        return result  # the recording's own results: no second run
         if isinstance(entry, str):
             return self.fn(*args)
         replay, out_spec, passthrough = entry
@@ -427,12 +431,24 @@ class GraphReplay:
             with _value_read_guards(), recorder:
                 out = self.fn(*copied_args)
         except RecordingRefused as refused:
-            return str(refused)
+            return str(refused), None
         except Exception as error:  # the eager call worked: keep running it that way
-            return f"the step could not be recorded ({type(error).__name__}: {error})"
+            return f"the step could not be recorded ({type(error).__name__}: {error})", None
         finally:
             _recording.active, _recording.recorder = False, None
         out_flat = []
         out_spec = _flatten(out, out_flat)
         replay, _, passthrough = recorder.compile(out_flat)
-        return replay, out_spec, passthrough
+        # This call's results are the recording's: what the step wrote in place into its
+        # copies goes to the caller's tensors, and inputs it returns come back as the
+        # caller's objects (as a replay returns them).
+        given = [x for x in flat if isinstance(x, torch.Tensor)]
+        copied = [c for c in copies if isinstance(c, torch.Tensor)]
+        with torch.no_grad():
+            for original, copy in zip(given, copied, strict=True):
+                if _storage(copy) in recorder._mutated:
+                    original.copy_(copy)
+        results = [o.detach() if isinstance(o, torch.Tensor) else o for o in out_flat]
+        for out_index, in_index in passthrough:
+            results[out_index] = given[in_index]
+        return (replay, out_spec, passthrough), _unflatten(out_spec, iter(results))
