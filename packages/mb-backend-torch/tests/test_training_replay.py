@@ -200,3 +200,43 @@ def test_folded_constants_never_leak_state_between_replays():
         if i == 2:
             scale.mul_(0.5)  # a live external tensor changes between calls
     assert replay.recorded == 1
+
+
+def _gru_forward(kernel, recurrent, bias, x):
+    from mb_backend_torch import nn, rnn
+    from mb_backend_torch import numpy as tnp
+
+    h0 = torch.zeros(x.shape[0], recurrent.shape[0])
+    last, _, _ = rnn.gru(x, h0, None, kernel, recurrent, bias, tnp.tanh, nn.sigmoid)
+    return [last]
+
+
+@pytest.mark.parametrize("grad", [False, True], ids=["inference", "training"])
+def test_a_recorded_gru_step_replays_the_eager_numbers(grad):
+    """Inference records torch.gru as one call (its C++ loop, not 10+ ops a time step
+    replayed from Python); with grads the ops are recorded, so the backward works."""
+    rng = np.random.default_rng(0)
+    weights = [
+        torch.tensor(rng.normal(size=s) * 0.5, dtype=torch.float32, requires_grad=grad)
+        for s in [(4, 15), (5, 15), (2, 15)]
+    ]
+
+    def step(kernel, recurrent, bias, x):
+        if not grad:
+            return _gru_forward(kernel, recurrent, bias, x)
+
+        def loss(w):
+            return torch.sum(_gru_forward(*w, x)[0] ** 2)
+
+        value, grads = training.value_and_grad(loss)([kernel, recurrent, bias])
+        return [value, *grads]
+
+    replay = training.jit(step, pure=True)
+    for _ in range(4):  # eager, recorded, then replayed on new inputs
+        x = torch.tensor(rng.normal(size=(3, 6, 4)), dtype=torch.float32)
+        got, want = replay(*weights, x), step(*weights, x)
+        for g, w in zip(got, want, strict=True):
+            torch.testing.assert_close(g, w, rtol=1e-6, atol=1e-6)
+    assert replay.recorded == 1
+    (entry,) = replay._entries.values()
+    assert (torch.gru in entry[0].__globals__.values()) is not grad

@@ -25,7 +25,7 @@ _STAGES = r"""
 import json, sys
 import numpy as np
 
-watched = sys.argv[1:]
+watched = sys.argv[1:] + ["mb_saving", "mb_export"]
 seen = {}
 
 def record(stage):
@@ -45,6 +45,10 @@ if backends.backend_descriptor().trainable:
     record("fit")
 model.predict(x, verbose=0)
 record("predict")
+import os, tempfile
+with tempfile.TemporaryDirectory() as folder:
+    model.save(os.path.join(folder, "m.keras"))  # loads mb_saving on first use
+    record("save")
 print("STAGES" + json.dumps(seen))
 """
 
@@ -77,6 +81,16 @@ def test_using_mb_imports_only_the_engine_of_the_backend(backend):
     assert result.returncode == 0, result.stderr[-3000:]
     line = next(x for x in result.stdout.splitlines() if x.startswith("STAGES"))
     stages = json.loads(line.removeprefix("STAGES"))
+    # Saving and exporting load their packages on first use: building, training and
+    # predicting never import them (h5py and the exporters cost a second of start-up).
+    saving = {stage: {"mb_saving", "mb_export"} & set(names) for stage, names in stages.items()}
+    assert saving.pop("save") == {"mb_saving"}
+    assert all(not found for found in saving.values()), saving
+    stages = {
+        stage: [n for n in names if n in _FRAMEWORKS]
+        for stage, names in stages.items()
+        if stage != "save"
+    }
     allowed = {engine} if engine else set()
     # `import mb` alone may defer the engine to the first op; it never loads another one.
     assert set(stages["import mb"]) <= allowed, (

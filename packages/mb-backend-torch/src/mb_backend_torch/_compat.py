@@ -13,7 +13,7 @@ quietly running slower. ``tests/test_compat.py`` checks that each fast path is t
 import types
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
 
 _FOREACH_KERNELS = (
     "abs",
@@ -63,6 +63,12 @@ class DispatchMode(TorchDispatchMode):
         # call imports TorchDynamo (seconds, and it loads triton): a recording never
         # runs under torch.compile, so there is nothing to disable.
         return False
+
+
+def dispatch_modes_off():
+    """A context that pops every active dispatch mode (the step recorder's) while it
+    runs (``torch.utils._python_dispatch._disable_current_modes``)."""
+    return _disable_current_modes()
 
 
 def overload_kernel(op):

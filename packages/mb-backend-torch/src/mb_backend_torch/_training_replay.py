@@ -46,6 +46,7 @@ class RecordingRefused(RuntimeError):
 
 class _Recording(threading.local):
     active = False
+    recorder = None
 
 
 _recording = _Recording()
@@ -199,6 +200,22 @@ class _Recorder(_compat.DispatchMode):
             self._steps.append(_Step(f"{op}({call})", [], names, given, foldable=False))
         return out
 
+    def record_call(self, fn, args):
+        """Runs ``fn(*args)`` outside the recording and records it as one call."""
+        with _compat.dispatch_modes_off():
+            out = fn(*args)
+        given = _tensors_in(args)
+        call = ", ".join(self.expression(a) for a in args)
+        names = {self._names[id(t)] for t in given}
+        op = self._constant(fn)
+        result = f"r{next(self._counter)}"
+        lines, outs = [f"{result} = {op}({call})"], []
+        for i, item in enumerate(out):
+            outs.append((self._bind(item), item))
+            lines.append(f"{outs[-1][0]} = {result}[{i}]")
+        self._steps.append(_Step("\n    ".join(lines), outs, names, given, foldable=False))
+        return out
+
     def compile(self, outputs):
         """The replay function, its source, and ``(output index, input index)`` pairs
         for outputs that are inputs themselves (state the step updated in place).
@@ -325,6 +342,20 @@ def _signature(flat, structure):
     return tuple(parts)
 
 
+def opaque_call(fn, *args):
+    """``fn(*args)``, a function of tensors returning a tuple of new tensors.
+
+    While a step is recorded and no tensor among ``args`` requires grad (inference),
+    the recording holds this one call instead of the aten ops ``fn`` runs: torch
+    kernels that are C++ loops over small ops (``torch.gru`` on the CPU, 10-15 ops per
+    time step) would otherwise be replayed op by op, their loop run in Python. With
+    grads, the ops are recorded as usual (the backward pass needs them)."""
+    recorder = _recording.recorder
+    if recorder is None or any(t.requires_grad for t in _tensors_in(args)):
+        return fn(*args)
+    return recorder.record_call(fn, args)
+
+
 class GraphReplay:
     """``fn`` recorded on its second call per input signature, then replayed.
 
@@ -367,8 +398,12 @@ class GraphReplay:
             if calls <= self.warmup:
                 return self.fn(*args)
             with self._lock:
-                entry = self._entries.get(key) or self._record(structure, flat)
-                self._entries[key] = entry
+                entry = self._entries.get(key)
+                if entry is None:
+                    entry, result = self._record(structure, flat)
+                    self._entries[key] = entry
+                    if not isinstance(entry, str):
+                        return result  # the recording's own results: no second run
         if isinstance(entry, str):
             return self.fn(*args)
         replay, out_spec, passthrough = entry
@@ -391,17 +426,29 @@ class GraphReplay:
         copies = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in flat]
         copied_args = _unflatten(structure, iter(copies))
         recorder = _Recorder([c for c in copies if isinstance(c, torch.Tensor)])
-        _recording.active = True
+        _recording.active, _recording.recorder = True, recorder
         try:
             with _value_read_guards(), recorder:
                 out = self.fn(*copied_args)
         except RecordingRefused as refused:
-            return str(refused)
+            return str(refused), None
         except Exception as error:  # the eager call worked: keep running it that way
-            return f"the step could not be recorded ({type(error).__name__}: {error})"
+            return f"the step could not be recorded ({type(error).__name__}: {error})", None
         finally:
-            _recording.active = False
+            _recording.active, _recording.recorder = False, None
         out_flat = []
         out_spec = _flatten(out, out_flat)
         replay, _, passthrough = recorder.compile(out_flat)
-        return replay, out_spec, passthrough
+        # This call's results are the recording's: what the step wrote in place into its
+        # copies goes to the caller's tensors, and inputs it returns come back as the
+        # caller's objects (as a replay returns them).
+        given = [x for x in flat if isinstance(x, torch.Tensor)]
+        copied = [c for c in copies if isinstance(c, torch.Tensor)]
+        with torch.no_grad():
+            for original, copy in zip(given, copied, strict=True):
+                if _storage(copy) in recorder._mutated:
+                    original.copy_(copy)
+        results = [o.detach() if isinstance(o, torch.Tensor) else o for o in out_flat]
+        for out_index, in_index in passthrough:
+            results[out_index] = given[in_index]
+        return (replay, out_spec, passthrough), _unflatten(out_spec, iter(results))

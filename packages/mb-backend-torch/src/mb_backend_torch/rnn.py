@@ -9,6 +9,7 @@ raise ``NotImplementedError`` and the layer falls back to ``rnn``, as in Keras.
 
 import torch
 
+from mb_backend_torch import _training_replay
 from mb_backend_torch.numpy._common import t
 from mb_ops import tree
 
@@ -202,8 +203,17 @@ def gru(
         reorder(bias[0], 0),
         reorder(bias[1], 0),
     ]
-    outputs, h_n = torch.gru(
-        x, _h0(initial_state, dtype), params, True, 1, 0.0, torch.is_grad_enabled(), False, True
+    outputs, h_n = _training_replay.opaque_call(
+        torch.gru,
+        x,
+        _h0(initial_state, dtype),
+        params,
+        True,
+        1,
+        0.0,
+        torch.is_grad_enabled(),
+        False,
+        True,
     )
     last = outputs[:, -1]
     if not return_sequences:

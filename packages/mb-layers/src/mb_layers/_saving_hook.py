@@ -13,6 +13,13 @@ _NOT_LOADED = (
 
 class _Registry:
     save_model = None
+    loader = None
+
+
+def set_save_loader(loader):
+    """Registers ``loader()``, called once when no implementation is registered: it
+    imports the package that registers one (``import mb`` sets it). None removes it."""
+    _Registry.loader = loader
 
 
 def set_save_implementation(save_model):
@@ -26,6 +33,9 @@ def set_save_implementation(save_model):
 
 def save_implementation(method):
     """The registered ``save_model``; `method` names the caller for the error."""
+    loader, _Registry.loader = _Registry.loader, None
+    if _Registry.save_model is None and loader is not None:
+        loader()
     if _Registry.save_model is None:
         raise RuntimeError(_NOT_LOADED.format(method=method))
     return _Registry.save_model

@@ -2,8 +2,9 @@
 
 mb_train does not depend on mb_export (the arrow points the other way), so
 ``Model.export`` calls a function that mb_export registers here when it is
-imported (``import mb`` imports it). Without one, it raises an error saying
-what to import or install.
+imported. ``import mb`` registers a loader instead, which imports mb_export the first
+time ``export`` runs. Without either, it raises an error saying what to import or
+install.
 """
 
 _NOT_LOADED = (
@@ -15,6 +16,13 @@ _NOT_LOADED = (
 
 class _Registry:
     export_model = None
+    loader = None
+
+
+def set_export_loader(loader):
+    """Registers ``loader()``, called once when ``export`` finds no implementation: it
+    imports the package that registers one. Passing None removes it."""
+    _Registry.loader = loader
 
 
 def set_export_implementation(export_model):
@@ -32,6 +40,9 @@ def set_export_implementation(export_model):
 
 def export_implementation():
     """The registered ``export_model``; raises when mb-export is not loaded."""
+    loader, _Registry.loader = _Registry.loader, None
+    if _Registry.export_model is None and loader is not None:
+        loader()
     if _Registry.export_model is None:
         raise RuntimeError(_NOT_LOADED)
     return _Registry.export_model

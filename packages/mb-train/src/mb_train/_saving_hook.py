@@ -2,8 +2,9 @@
 
 mb_train does not depend on mb_saving (the arrow points the other way), so the
 model's saving methods call an implementation that mb_saving registers here
-when it is imported (``import mb`` imports it). Without one, the methods raise
-an error saying what to import or install.
+when it is imported. ``import mb`` registers a loader instead, which imports mb_saving
+the first time a saving method needs it (so training alone never imports it). Without
+either, the methods raise an error saying what to import or install.
 """
 
 _NOT_LOADED = (
@@ -16,6 +17,19 @@ _METHODS = ("save_model", "save_weights", "load_weights")
 
 class _Registry:
     implementation = None
+    loader = None
+
+
+def set_saving_loader(loader):
+    """Registers ``loader()``, called once when a saving method finds no implementation:
+    it imports the package that registers one. Passing None removes it."""
+    _Registry.loader = loader
+
+
+def _load():
+    loader, _Registry.loader = _Registry.loader, None
+    if loader is not None and _Registry.implementation is None:
+        loader()
 
 
 def set_saving_implementation(implementation):
@@ -43,12 +57,16 @@ def set_saving_implementation(implementation):
 
 
 def has_saving_implementation():
-    """Whether mb-saving has registered itself (``Model.save`` etc. will work)."""
+    """Whether mb-saving is registered, or can be (``Model.save`` etc. will work)."""
+    if _Registry.implementation is None:
+        _load()
     return _Registry.implementation is not None
 
 
 def saving_implementation(method):
     """The registered implementation; `method` names the Model method for the error."""
+    if _Registry.implementation is None:
+        _load()
     if _Registry.implementation is None:
         raise RuntimeError(_NOT_LOADED.format(method=method))
     return _Registry.implementation

@@ -88,7 +88,9 @@ def version() -> str:
 
 
 # Names that hand out models: Model.save / load_weights / export reach mb_saving and
-# mb_export through hooks they fill when imported, so the umbrella imports them first.
+# mb_export through hooks they fill when imported. The umbrella registers loaders in
+# those hooks, so the first save, load or export imports them (with the applications'
+# layers, so saved models using them load); training and predicting never do.
 _NEEDS_SAVING = frozenset(
     {
         "Model",
@@ -103,16 +105,43 @@ _NEEDS_SAVING = frozenset(
 )
 
 
+# The model classes load mb_saving / mb_export only when a model saves, loads or exports;
+# the other names (mb.models.load_model, mb.saving, mb.utils, ...) import them as before.
+_LAZY_SAVING = frozenset({"Model", "Sequential"})
+
+
+def _import_saving() -> None:
+    importlib.import_module("mb_saving")
+    # Registers the applications' own layers, so saved models using them load.
+    importlib.import_module("mb_applications")
+
+
+def _import_export() -> None:
+    importlib.import_module("mb_export")
+
+
+def _register_loaders() -> None:
+    if globals().get("_loaders_registered"):
+        return
+    from mb_layers import _saving_hook as layer_saving_hook
+    from mb_train import _export_hook, _saving_hook
+
+    _saving_hook.set_saving_loader(_import_saving)
+    _export_hook.set_export_loader(_import_export)
+    layer_saving_hook.set_save_loader(_import_saving)
+    globals()["_loaders_registered"] = True
+
+
 def __getattr__(name: str) -> Any:
     if name == "Variable":
         # Variable("zeros", shape=...) finds string initializers in mb_layers' registry,
         # which registers itself with mb_ops on import.
         importlib.import_module("mb_layers.initializers")
     if name in _NEEDS_SAVING:
-        importlib.import_module("mb_saving")
-        importlib.import_module("mb_export")
-        # Registers the applications' own layers, so saved models using them load.
-        importlib.import_module("mb_applications")
+        _register_loaders()
+        if name not in _LAZY_SAVING:
+            _import_saving()
+            _import_export()
     if name in _SUBMODULES:
         module = importlib.import_module(f"mb.{name}")
         globals()[name] = module

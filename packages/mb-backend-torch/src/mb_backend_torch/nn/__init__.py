@@ -52,6 +52,7 @@ from mb_backend_torch.nn._losses import (
 )
 from mb_backend_torch.nn._misc import batch_normalization as batch_normalization
 from mb_backend_torch.nn._misc import dot_product_attention as dot_product_attention
+from mb_backend_torch.nn._misc import layer_normalization as layer_normalization
 from mb_backend_torch.nn._misc import moments as moments
 from mb_backend_torch.nn._misc import multi_hot as multi_hot
 from mb_backend_torch.nn._misc import one_hot as one_hot

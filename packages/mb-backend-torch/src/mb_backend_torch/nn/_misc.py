@@ -139,7 +139,15 @@ def moments(x, axes, keepdims=False, synchronized=False):
     if dtype in (torch.float16, torch.bfloat16):
         x = x.float()
     axes = (axes,) if isinstance(axes, int) else tuple(axes)
-    variance, mean = torch.var_mean(x, dim=axes, keepdim=keepdims, correction=0)
+    axes = axes or tuple(range(x.ndim))  # () reduces every axis, as torch.mean's dim=()
+    # Two passes (the mean, then the mean of the centred squares) instead of
+    # ``torch.var_mean``: on the CPU, var_mean's Welford reduction runs about 10x slower
+    # than two vectorized mean reductions (forward) and 1.5-2x slower with its backward,
+    # for batch-norm (N, H, W reduced) and layer-norm (last axis) shapes alike.
+    mean = torch.mean(x, dim=axes, keepdim=True)
+    variance = torch.mean(torch.square(x - mean), dim=axes, keepdim=keepdims)
+    if not keepdims:
+        mean = mean.squeeze(axes)
     if dtype is not x.dtype:
         info = torch.finfo(dtype)
         mean = mean.clamp(info.min, info.max).to(dtype)
@@ -160,3 +168,35 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
     if offset is not None:
         shift = shift + t(offset).reshape(shape)
     return torch.addcmul(shift.to(x.dtype), x, inv.to(x.dtype))
+
+
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
+    """``(x - mean) / sqrt(var + epsilon) * gamma + beta`` over ``axis``.
+
+    When the normalized axes are the trailing ones, torch's fused ``layer_norm`` kernel
+    computes it (one pass forward, one backward, as ``nn.LayerNorm``); otherwise the
+    statistics come from ``moments`` and the rest is elementwise.
+    """
+    x = to_float(x)
+    eps = config.epsilon() if epsilon is None else float(epsilon)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    axes = sorted(a % x.ndim for a in axes)
+    dtype = x.dtype
+    compute = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
+    xc = x.to(compute)
+    gamma = None if gamma is None else t(gamma).to(compute)
+    beta = None if beta is None else t(beta).to(compute)
+    trailing = axes == list(range(x.ndim - len(axes), x.ndim))
+    shape = tuple(x.shape[a] for a in axes)
+    if trailing and all(p is None or p.numel() == math.prod(shape) for p in (gamma, beta)):
+        weight = None if gamma is None else gamma.reshape(shape)
+        bias = None if beta is None else beta.reshape(shape)
+        out = tnn.layer_norm(xc, shape, weight, bias, eps)
+    else:
+        mean, variance = moments(xc, axes, keepdims=True)
+        out = (xc - mean) * torch.rsqrt(variance + eps)
+        if gamma is not None:
+            out = out * gamma
+        if beta is not None:
+            out = out + beta
+    return out.to(dtype)

@@ -345,12 +345,10 @@ class LayerNormalization(_ScaleCenter):
             if gamma is not None:
                 out = ops.multiply(out, gamma)
         else:
-            mean, variance = ops.moments(x, axes=self._norm_axes, keepdims=True)
-            out = ops.multiply(ops.subtract(x, mean), ops.rsqrt(ops.add(variance, self.epsilon)))
-            if gamma is not None:
-                out = ops.multiply(out, gamma)
-            if beta is not None:
-                out = ops.add(out, beta)
+            # One op, so a backend can run its fused kernel (torch's layer_norm).
+            out = ops.layer_normalization(
+                x, gamma, beta, axis=self._norm_axes, epsilon=self.epsilon
+            )
         return ops.cast(out, input_dtype)
 
     def get_config(self):
