@@ -416,7 +416,8 @@ class EinsumDense(Layer):
             if quantizer:
                 inputs, inputs_scale = quantizer(inputs, axis=self.quantization_axis)
                 inputs_scale = self._adjust_scale_for_quant(inputs_scale, "input")
-                x = ops.einsum(self.equation, ops.cast(inputs, "int32"), ops.cast(kernel, "int32"))
+                # int8 x int8: every backend accumulates in int32 (XLA's integer GEMM).
+                x = ops.einsum(self.equation, inputs, kernel)
                 x = ops.divide(ops.cast(x, compute), ops.multiply(inputs_scale, kernel_scale))
             else:
                 x = ops.einsum(self.equation, inputs, ops.cast(kernel, compute))
