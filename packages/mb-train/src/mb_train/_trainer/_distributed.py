@@ -78,6 +78,24 @@ def whole_state(model):
         yield
 
 
+def state_reader(variables):
+    """A function reading the variables' whole values in one go, where the backend
+    splits variables over processes (``whole_values``: one gather for all of them,
+    not one per variable), else None (read each variable's ``value``)."""
+    if _state.current() is None:
+        return None
+    gather = _state.optional_function("whole_values")
+    if gather is None:
+        return None
+    variables = list(variables)
+
+    def read():
+        values = gather(variables)
+        return [v.value for v in variables] if values is None else values
+
+    return read
+
+
 def replicated_step(fn, variables, gather_outputs):
     """`fn(read_only, mutable, data) -> (new, outputs)` run once per replica of the
     active distribution by the backend (``run_replicas``: tf.distribute), or None
