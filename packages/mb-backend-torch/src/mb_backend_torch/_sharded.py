@@ -9,9 +9,11 @@ assignment keeps this process's shard of the new, whole value: no communication,
 every process computed the same value.
 
 The shards are even (``distribute_variable`` refuses a dimension that does not
-divide), so the shard of mesh coordinate ``c`` along an axis of ``n`` processes
+divide), so the shard of the process at coordinate ``c`` on a mesh axis of ``n`` processes
 that splits tensor dimension ``d`` is rows ``[c * size/n, (c+1) * size/n)`` of
-``d``, as ``torch.distributed.tensor.distribute_tensor`` cuts it.
+``d``. (``torch.distributed.tensor.distribute_tensor`` cuts by the process's rank
+in the axis's process group instead, which is not the same on a mesh that lists
+its processes out of order; mb cuts and joins the shards itself, consistently.)
 """
 
 import torch
@@ -85,16 +87,27 @@ _ORDER = {}
 
 def _rows_in_mesh_order(mesh, mesh_dim):
     """The rows of an all-gather over mesh axis `mesh_dim` (one per process of its
-    group, in group-rank order) sorted by the processes' coordinate on that axis."""
+    group, in group-rank order) sorted by the processes' coordinates on that axis."""
     key = (mesh, mesh_dim)
     order = _ORDER.get(key)
     if order is None:
-        ranks = dist.get_process_group_ranks(mesh.get_group(mesh_dim))
+        ranks = [int(r) for r in dist.get_process_group_ranks(mesh.get_group(mesh_dim))]
         grid = mesh.mesh
-        coordinate = {int(r): int((grid == r).nonzero()[0][mesh_dim]) for r in ranks}
-        order = tuple(sorted(range(len(ranks)), key=lambda j: coordinate[int(ranks[j])]))
+        coordinate = {r: int((grid == r).nonzero()[0][mesh_dim]) for r in ranks}
+        order = tuple(sorted(range(len(ranks)), key=lambda j: coordinate[ranks[j]]))
         _ORDER[key] = order
     return order
+
+
+def shard(value, mesh, placements):
+    """A DTensor of this process's shard of process 0's `value` (a collective: the
+    value is broadcast, then each process keeps its piece)."""
+    value = value.detach().contiguous().clone()
+    dist.broadcast(value, src=0)
+    local = local_shard(value, mesh, placements).contiguous()
+    return DTensor.from_local(
+        local, mesh, placements, run_check=False, shape=value.shape, stride=value.stride()
+    )
 
 
 def local_shard(value, mesh, placements):

@@ -29,7 +29,6 @@ import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh as _TorchMesh
 from torch.distributed.tensor import Replicate, Shard
-from torch.distributed.tensor import distribute_tensor as _distribute
 
 from mb_backend_torch import _device, _sharded
 from mb_backend_torch._training_replay import RecordingRefused, _recording
@@ -277,8 +276,8 @@ def distribute_variable(value, layout):
                 f"of this variable in the LayoutMap (None for dimension {dim}), or its size."
             )
     tensor = tensor.detach().to(device=_device.get_device())
-    # Process 0's value, scattered: every process starts from the same variable.
-    return _distribute(tensor, sharded.mesh, sharded.placements, src_data_rank=0)
+    # Process 0's value: every process starts from the same variable.
+    return _sharded.shard(tensor, sharded.mesh, sharded.placements)
 
 
 def whole_values(variables):
