@@ -244,6 +244,9 @@ def torch_model_parallel():
     backup = mb.callbacks.BackupAndRestore(os.path.join(OUT, "backup"), delete_checkpoint=False)
     model, out["fsdp"] = train(fsdp, callbacks=[checkpoint, backup])
     out["shards"] = {v.path: _shard_of(v) for v in model.variables + model.optimizer.variables}
+    # Every process calls save (its gather is a collective); process 0 alone writes.
+    model.save(os.path.join(OUT, "every.keras"))
+    model.save_weights(os.path.join(OUT, "every.weights.h5"))
     out["written"] = sorted(set(written))
     # Tensor-parallel layouts: the variables split over "model", the data whole on both.
     mesh = distribution.DeviceMesh((1, WORLD), ["batch", "model"])

@@ -275,10 +275,10 @@ def test_torch_model_parallel_keeps_dtensor_shards_and_trains_as_one_process(tmp
         assert [s for p, s in model.items() if p.endswith("/head/kernel")] == [
             [["R", "S(0)"], [4, 1]]
         ]
-    # Only process 0 wrote the checkpoint and the backup (process 1 joined in
-    # gathering the shards).
+    # Only process 0 wrote the checkpoint, the backup and what every process asked
+    # `save`/`save_weights` to write (process 1 joined in gathering the shards).
     assert results[1]["written"] == []
-    assert "sharded.keras" in results[0]["written"]
+    assert {"sharded.keras", "every.keras", "every.weights.h5"} <= set(results[0]["written"])
     assert "backup/training_metadata.json" in results[0]["written"]
     # The sharded model's .keras loads in one process: the same weights and predictions.
     (loaded,) = _run("torch_load_sharded", tmp_path)
