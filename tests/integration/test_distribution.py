@@ -52,6 +52,9 @@ def _run(scenario, out, world=1, env=None, expect_codes=(0,)):
     """Runs `scenario` in `world` processes; returns each one's JSON result (or None)."""
     port = _free_port()
     environment = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    # Each worker imports its engine afresh: with bytecode caching off, every one
+    # compiled torch's or TensorFlow's sources again (seconds per process).
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
     processes = [
         subprocess.Popen(
             [sys.executable, str(WORKER), scenario, str(rank), str(world), str(port), str(out)],
@@ -177,8 +180,9 @@ def _check_indices(indices, world, num_samples=28):
     sample read, every process the same number and sizes of batches (the last partial
     batch, 28 % 8 = 4 samples, split too); shuffled inputs in a new order each epoch."""
     kinds = set(indices[0])
-    # The adapters of every engine installed here (mb-data's own need none).
-    assert {"arrays", "py_dataset", "generator"} <= kinds
+    # mb-data's own adapters, and the backend engine's (grain where installed).
+    own = {"torch": {"torch_loader", "torch_sampler"}, "tensorflow": {"tf_data"}}
+    assert {"arrays", "py_dataset", "generator"} | own.get(config.backend(), set()) <= kinds
     for kind in kinds:
         for epoch in range(2):
             per_rank = [indices[r][kind]["epochs"][epoch] for r in range(world)]
