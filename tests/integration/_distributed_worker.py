@@ -265,6 +265,14 @@ def torch_model_parallel():
     layout_map[".*head/kernel"] = ("model", None)
     model, out["model"] = train(distribution.ModelParallel(layout_map=layout_map))
     out["model_shards"] = {v.path: _shard_of(v) for v in model.variables}
+    # A mesh that lists the processes out of order (process 1 holds the first rows).
+    devices = list(reversed(distribution.list_devices()))
+    mesh = distribution.DeviceMesh((WORLD,), ["batch"], devices=devices)
+    layout_map = distribution.LayoutMap(mesh)
+    layout_map[".*hidden/kernel"] = (None, "batch")
+    layout_map[".*head/kernel"] = ("batch", None)
+    reordered = distribution.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
+    _, out["reordered"] = train(reordered)
     return out
 
 

@@ -256,6 +256,7 @@ def test_torch_model_parallel_keeps_dtensor_shards_and_trains_as_one_process(tmp
         # processes (float32 sums in another order: 1e-5) ...
         _same_training(result["fsdp"], reference)
         _same_training(result["model"], reference)
+        _same_training(result["reordered"], reference)
         # ... and each variable is stored as its layout asked: this process keeps a
         # DTensor shard (torch's placements), the optimizer's state like its variable.
         shards = result["shards"]

@@ -9,9 +9,9 @@ assignment keeps this process's shard of the new, whole value: no communication,
 every process computed the same value.
 
 The shards are even (``distribute_variable`` refuses a dimension that does not
-divide), so the shard of the process at coordinate ``c`` on a mesh axis of ``n`` processes
-that splits tensor dimension ``d`` is rows ``[c * size/n, (c+1) * size/n)`` of
-``d``. (``torch.distributed.tensor.distribute_tensor`` cuts by the process's rank
+divide), so the shard of the process at coordinate ``c`` on a mesh axis of ``n``
+processes that splits tensor dimension ``d`` is rows ``[c * size/n, (c+1) *
+size/n)`` of ``d``. (``torch.distributed.tensor.distribute_tensor`` cuts by the process's rank
 in the axis's process group instead, which is not the same on a mesh that lists
 its processes out of order; mb cuts and joins the shards itself, consistently.)
 """
@@ -29,7 +29,7 @@ def is_sharded(value):
 def whole(value):
     """The whole value of a DTensor, gathered from every process (a collective), as a
     plain tensor detached from the shard; other values as they are."""
-    return whole_many([value])[0]
+    return whole_many([value])[0] if isinstance(value, DTensor) else value
 
 
 def whole_many(values):
@@ -41,11 +41,11 @@ def whole_many(values):
     """
     out = list(values)
     groups = {}
-    for i, value in enumerate(out):
-        if isinstance(value, DTensor):
-            key = (value.device_mesh, value.dtype, value.to_local().device)
-            groups.setdefault(key, []).append(i)
     with torch.no_grad():
+        for i, value in enumerate(out):
+            if isinstance(value, DTensor):
+                key = (value.device_mesh, value.dtype, value.to_local().device)
+                groups.setdefault(key, []).append(i)
         for (mesh, _, _), indices in groups.items():
             parts = {i: out[i].to_local().detach() for i in indices}
             splits = {i: _splits(out[i].placements) for i in indices}
