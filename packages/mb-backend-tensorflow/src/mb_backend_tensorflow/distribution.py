@@ -183,6 +183,14 @@ def to_backend_layout(tensor_layout):
     return tuple(tensor_layout.axes)
 
 
+def distribute_tensor(tensor, layout):
+    """``tensor`` as a replica computes on it: whole (tf.distribute replicates every
+    tensor; a layout that splits one is refused, as `to_backend_layout` says)."""
+    if hasattr(layout, "backend_layout"):
+        layout.backend_layout  # noqa: B018  (raises for a layout that splits)
+    return tensor if tf.is_tensor(tensor) else convert_to_tensor(tensor)
+
+
 def distribute_variable(value, layout):
     """A variable's value, replicated (layouts that split it are refused)."""
     if hasattr(layout, "backend_layout"):

@@ -95,6 +95,12 @@ class ShardedVariable(Variable):
         """The whole value, gathered from every process's shard."""
         return _sharded.whole(_BaseVariable.value.fget(self))
 
+    @property
+    def local_value(self):
+        """The stored value (this process's shard, a DTensor), or a stateless scope's
+        value for this variable: what `value` gathers from."""
+        return _BaseVariable.value.fget(self)
+
     def _direct_assign(self, value):
         if value is not self._value:
             _sharded.assign_shard(self._value, value)

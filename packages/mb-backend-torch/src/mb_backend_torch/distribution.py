@@ -10,8 +10,8 @@ Model parallelism as FSDP2 does it (``ModelParallel``, one process per device of
 its mesh): a variable whose layout splits it is stored as a DTensor over a torch
 ``DeviceMesh`` of the processes (``Shard(dim)`` on the mesh axes its layout
 names, ``Replicate()`` on the others), so each process keeps only its shard, the
-optimizer's state included. A training step gathers the whole values (one
-all-gather per split variable), computes on this process's rows of the batch,
+optimizer's state included. A training step gathers the whole values once (one
+all-gather for all the split variables), computes on this process's rows of the batch,
 averages the gradients over the processes, and each process keeps its shard of
 the new values. The memory of the variables and the optimizer's state is split;
 the step's computation is not (no tensor parallelism). Layouts the DTensor
@@ -29,10 +29,10 @@ import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh as _TorchMesh
 from torch.distributed.tensor import Replicate, Shard
-from torch.distributed.tensor import distribute_tensor as _distribute
 
 from mb_backend_torch import _device, _sharded
 from mb_backend_torch._training_replay import RecordingRefused, _recording
+from mb_backend_torch._variable import ShardedVariable
 from mb_backend_torch.core import convert_to_tensor
 
 UNSUPPORTED = {}
@@ -276,8 +276,8 @@ def distribute_variable(value, layout):
                 f"of this variable in the LayoutMap (None for dimension {dim}), or its size."
             )
     tensor = tensor.detach().to(device=_device.get_device())
-    # Process 0's value, scattered: every process starts from the same variable.
-    return _distribute(tensor, sharded.mesh, sharded.placements, src_data_rank=0)
+    # Process 0's value: every process starts from the same variable.
+    return _sharded.shard(tensor, sharded.mesh, sharded.placements)
 
 
 def whole_values(variables):
@@ -285,7 +285,16 @@ def whole_values(variables):
     variable is split over processes (nothing to gather)."""
     if not any(_sharded.is_sharded(getattr(v, "_value", None)) for v in variables):
         return None
-    return [v.value for v in variables]
+    # One all-gather for all the split ones (not one per variable).
+    return _sharded.whole_many([_stored_value(v) for v in variables])
+
+
+def _stored_value(variable):
+    """What a read of `variable` starts from: its shard (a DTensor) where it is split
+    (and no stateless scope gives it a value), else its value."""
+    if isinstance(variable, ShardedVariable):
+        return variable.local_value
+    return variable.value
 
 
 def distribute_data_input(per_process_batch, layout, batch_dim_name):

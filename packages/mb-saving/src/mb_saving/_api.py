@@ -24,6 +24,7 @@ from mb_saving._revive import Reviver
 from mb_saving._safe_mode import resolve_safe_mode
 from mb_saving._serialization import serialize_keras_object
 from mb_saving._weights_io import load_state, save_state
+from mb_train._trainer._distributed import is_chief, whole_state
 
 _LEGACY_H5 = (
     "'{path}' is a legacy Keras 2 HDF5 model path ({ext}). mb reads and writes the Keras 3 "
@@ -73,7 +74,14 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         raise ValueError(_LEGACY_H5.format(path=path, ext=os.path.splitext(path)[1]))
     if zipped and not path.endswith(".keras"):
         raise ValueError(f"The file name must end in '.keras'. Received: filepath={path!r}.")
-    _atomic.check_overwrite(path, overwrite)
+    with whole_state(model) as gathered:
+        if gathered and not is_chief():
+            return  # variables split over processes: all gathered them, process 0 writes
+        _atomic.check_overwrite(path, overwrite)
+        _write_model(model, path, zipped)
+
+
+def _write_model(model, path, zipped):
     config = serialize_keras_object(model)
     weights, manifest = _weights_bytes(model)
     assets = _assets.collect(model)
@@ -237,6 +245,13 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
             f"Model '{model.name}' is not built, so it has no weights to save. Call it on data "
             "or call model.build(input_shape) first."
         )
+    with whole_state(model) as gathered:
+        if gathered and not is_chief():
+            return  # variables split over processes: all gathered them, process 0 writes
+        _write_weights(model, path, overwrite, max_shard_size, skip)
+
+
+def _write_weights(model, path, overwrite, max_shard_size, skip):
     if max_shard_size is None:
         _atomic.check_overwrite(path, overwrite)
         weights, manifest = _weights_bytes_with_attribute(model, skip)

@@ -58,7 +58,7 @@ def whole_state(model):
 
     Where the backend splits variables over processes (``whole_values``), gathering
     them is a collective: every process enters this scope, then only process 0
-    writes. Elsewhere the scope changes nothing.
+    writes. Elsewhere the scope changes nothing. It gives whether it gathered.
     """
     gather = _state.optional_function("whole_values")
     variables = []
@@ -72,10 +72,28 @@ def whole_state(model):
                 variables.append(variable)
     values = gather(variables) if variables else None
     if values is None:
-        yield
+        yield False
         return
     with StatelessScope(list(zip(variables, values, strict=True))):
-        yield
+        yield True
+
+
+def state_reader(variables):
+    """A function reading the variables' whole values in one go, where the backend
+    splits variables over processes (``whole_values``: one gather for all of them,
+    not one per variable), else None (read each variable's ``value``)."""
+    if _state.current() is None:
+        return None
+    gather = _state.optional_function("whole_values")
+    if gather is None:
+        return None
+    variables = list(variables)
+
+    def read():
+        values = gather(variables)
+        return [v.value for v in variables] if values is None else values
+
+    return read
 
 
 def replicated_step(fn, variables, gather_outputs):

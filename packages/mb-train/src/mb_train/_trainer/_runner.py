@@ -73,6 +73,7 @@ class StepRunner:
         self.steps_per_execution = steps_per_execution
         self.pure = pure
         self._layouts = _distributed.state_layouts(self.mutable)
+        self._read_state = _distributed.state_reader(self.read_only + self.mutable)
         # Engines that run a step once per replica (tf.distribute) wrap the pure step.
         self._replicated = _distributed.replicated_step(
             self._pure_local, self.mutable, gather_outputs
@@ -192,6 +193,9 @@ class StepRunner:
     # ----- running --------------------------------------------------------------------
 
     def _state(self):
+        if self._read_state is not None:
+            values = self._read_state()
+            return values[: len(self.read_only)], values[len(self.read_only) :]
         return [v.value for v in self.read_only], [v.value for v in self.mutable]
 
     def _write_back(self, new_values):
