@@ -299,29 +299,42 @@ def _release(clone: Path, *args: str) -> subprocess.CompletedProcess:
 @needs_uv
 @pytest.mark.slow
 def test_release_of_mb_graph_commits_tags_and_ci_verifies_it(clone, tmp_path):
+    # mb-graph 0.1.0 is released (tagged) already: the clone makes a patch release,
+    # as a maintainer would: bump the version, note the change, commit, release.
+    _bump(clone, "mb-graph", "0.1.0", "0.1.1")
+    init = clone / "packages" / "mb-graph" / "src" / "mb_graph" / "__init__.py"
+    init.write_text(init.read_text().replace('__version__ = "0.1.0"', '__version__ = "0.1.1"'))
+    changelog_path = clone / "packages" / "mb-graph" / "CHANGELOG.md"
+    text = changelog_path.read_text()
+    assert "## Unreleased\n" in text
+    changelog_path.write_text(
+        text.replace("## Unreleased\n", "## Unreleased\n\n- a patch-release fix.\n", 1)
+    )
+    _git(clone, "commit", "--quiet", "-am", "mb-graph 0.1.1")
     out = tmp_path / "dist"
-    earlier = set(_git(clone, "tag").split())  # packages released before (mb-train-v0.1.0)
-    result = _release(clone, "mb-graph-v0.1.0", "--out", str(out))
+    earlier = set(_git(clone, "tag").split())  # packages released before
+    result = _release(clone, "mb-graph-v0.1.1", "--out", str(out))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "passed" in result.stdout  # its tests ran against the installed wheel
     assert sorted(p.name for p in out.iterdir()) == [
-        "mb_graph-0.1.0-py3-none-any.whl",
-        "mb_graph-0.1.0.tar.gz",
+        "mb_graph-0.1.1-py3-none-any.whl",
+        "mb_graph-0.1.1.tar.gz",
     ]
-    assert set(_git(clone, "tag").split()) - earlier == {"mb-graph-v0.1.0"}
-    assert _git(clone, "log", "-1", "--format=%s") == "release: mb-graph 0.1.0"
-    assert _git(clone, "rev-parse", "mb-graph-v0.1.0^{commit}") == _git(clone, "rev-parse", "HEAD")
-    changelog = (clone / "packages" / "mb-graph" / "CHANGELOG.md").read_text()
-    assert changelog.count("## 0.1.0 (") == 1 and "## Unreleased\n\n## 0.1.0 (" in changelog
+    assert set(_git(clone, "tag").split()) - earlier == {"mb-graph-v0.1.1"}
+    assert _git(clone, "log", "-1", "--format=%s") == "release: mb-graph 0.1.1"
+    assert _git(clone, "rev-parse", "mb-graph-v0.1.1^{commit}") == _git(clone, "rev-parse", "HEAD")
+    changelog = changelog_path.read_text()
+    assert changelog.count("## 0.1.1 (") == 1 and "## Unreleased\n\n## 0.1.1 (" in changelog
+    assert "- a patch-release fix." in changelog.split("## 0.1.1 (")[1].split("\n## ")[0]
     assert _git(clone, "status", "--porcelain") == ""
 
     # What the release workflow runs on the tagged commit: verify, change nothing.
     again = tmp_path / "dist-ci"
-    verified = _release(clone, "mb-graph-v0.1.0", "--out", str(again))
+    verified = _release(clone, "mb-graph-v0.1.1", "--out", str(again))
     assert verified.returncode == 0, verified.stdout[-3000:] + verified.stderr[-3000:]
-    assert "verified mb-graph-v0.1.0" in verified.stdout
+    assert "verified mb-graph-v0.1.1" in verified.stdout
     assert len(list(again.iterdir())) == 2
-    assert _git(clone, "log", "-1", "--format=%s") == "release: mb-graph 0.1.0"
+    assert _git(clone, "log", "-1", "--format=%s") == "release: mb-graph 0.1.1"
 
 
 @needs_uv
