@@ -48,6 +48,9 @@ import time
 import numpy as np
 
 MODES = ("int8", "int4", "float8", "gptq", "awq")
+# Not in the default run: int4 with one scale per output channel
+# (`Int4QuantizationConfig(block_size=None)`) instead of Keras's default groups.
+EXTRA_MODES = ("int4-per-channel",)
 MODELS = ("mlp", "transformer")
 
 
@@ -133,6 +136,8 @@ def quantize(k, model, mode, x_train, num_samples):
             },
         )
         model.quantize(mode, config=config)
+    elif mode == "int4-per-channel":
+        model.quantize("int4", config=k.quantizers.Int4QuantizationConfig(block_size=None))
     else:
         model.quantize(mode)
 
@@ -247,7 +252,7 @@ def report(results, backends, frameworks):
             by[(framework, backend, row["model"], row["mode"])] = row
     keys = sorted(
         {(m, mode) for (_, _, m, mode) in by},
-        key=lambda t: (MODELS.index(t[0]), ("float32", *MODES).index(t[1])),
+        key=lambda t: (MODELS.index(t[0]), ("float32", *MODES, *EXTRA_MODES).index(t[1])),
     )
     lines = [
         f"Weight memory and accuracy ({first} backend; accuracy on 360 test images):",
