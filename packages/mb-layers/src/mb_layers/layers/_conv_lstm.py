@@ -10,6 +10,7 @@ from mb_layers import initializers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
+from mb_layers.layers._arguments import add_weight_of
 from mb_layers.layers._recurrent import _RNN_FLAGS, RNN
 from mb_layers.layers._reshaping import _data_format, _int_tuple
 from mb_layers.layers._rnn_cells import LSTMCell, _project
@@ -56,19 +57,9 @@ class ConvLSTMCell(LSTMCell):
                 f"shape {tuple(inputs_shape)}."
             )
         width = 4 * self.filters
-        self.kernel = self.add_weight(
-            shape=(*self.kernel_size, self.input_dim, width),
-            name="kernel",
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-        )
-        self.recurrent_kernel = self.add_weight(
-            shape=(*self.kernel_size, self.filters, width),
-            name="recurrent_kernel",
-            initializer=self.recurrent_initializer,
-            regularizer=self.recurrent_regularizer,
-            constraint=self.recurrent_constraint,
+        self.kernel = add_weight_of(self, "kernel", (*self.kernel_size, self.input_dim, width))
+        self.recurrent_kernel = add_weight_of(
+            self, "recurrent", (*self.kernel_size, self.filters, width), name="recurrent_kernel"
         )
         bias_initializer = self.bias_initializer
         if self.unit_forget_bias:
@@ -84,13 +75,7 @@ class ConvLSTMCell(LSTMCell):
                 )
 
         self.bias = (
-            self.add_weight(
-                shape=(width,),
-                name="bias",
-                initializer=bias_initializer,
-                regularizer=self.bias_regularizer,
-                constraint=self.bias_constraint,
-            )
+            add_weight_of(self, "bias", (width,), initializer=bias_initializer)
             if self.use_bias
             else None
         )

@@ -4,13 +4,18 @@ import math
 import re
 import string
 
-from mb_layers import activations, constraints, initializers, regularizers
+from mb_layers import activations
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.initializers import VarianceScaling
 from mb_layers.layers import _quantized, _quantized_float8, _quantized_gptq
-from mb_layers.layers._arguments import serialized_arguments, weight_arguments
+from mb_layers.layers._arguments import (
+    add_weight_of,
+    serialized_arguments,
+    set_weight_arguments,
+    weight_arguments,
+)
 from mb_ops.quantizers import (
     abs_max_quantize,
     abs_max_quantize_grouped_with_zero_point,
@@ -67,12 +72,7 @@ class EinsumDense(Layer):
         )
         self.bias_axes = bias_axes
         self.activation = activations.get(activation)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_arguments(self, locals(), "kernel", "bias")
         self.full_output_shape = None
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
@@ -100,21 +100,11 @@ class EinsumDense(Layer):
         if mode is not None:
             self.quantized_build(tuple(kernel_shape), mode=mode, config=self.quantization_config)
         if mode not in ("int8", "int4", "gptq", "awq"):
-            self._kernel = self.add_weight(
-                name="kernel",
-                shape=tuple(kernel_shape),
-                initializer=kernel_initializer,
-                regularizer=self.kernel_regularizer,
-                constraint=self.kernel_constraint,
+            self._kernel = add_weight_of(
+                self, "kernel", tuple(kernel_shape), initializer=kernel_initializer
             )
         if bias_shape is not None:
-            self.bias = self.add_weight(
-                name="bias",
-                shape=tuple(bias_shape),
-                initializer=self.bias_initializer,
-                regularizer=self.bias_regularizer,
-                constraint=self.bias_constraint,
-            )
+            self.bias = add_weight_of(self, "bias", tuple(bias_shape))
         else:
             self.bias = None
         self.built = True
