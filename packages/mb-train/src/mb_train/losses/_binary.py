@@ -2,7 +2,7 @@
 
 from mb_ops import ops
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import BuiltinLossWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper, loss_arguments
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -93,15 +93,7 @@ class BinaryCrossentropy(BuiltinLossWrapper):
         name="binary_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            binary_crossentropy,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-        )
+        super().__init__(binary_crossentropy, **loss_arguments(locals()))
 
 
 @builtin
@@ -128,15 +120,4 @@ class BinaryFocalCrossentropy(BuiltinLossWrapper):
         name="binary_focal_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            binary_focal_crossentropy,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-            apply_class_balancing=apply_class_balancing,
-            alpha=alpha,
-            gamma=gamma,
-        )
+        super().__init__(binary_focal_crossentropy, **loss_arguments(locals()))

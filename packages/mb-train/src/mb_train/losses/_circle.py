@@ -3,7 +3,7 @@
 from mb_layers import set_keras_mask
 from mb_ops import ops
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import BuiltinLossWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper, loss_arguments
 
 
 def _positions(labels):
@@ -93,12 +93,4 @@ class Circle(BuiltinLossWrapper):
         name="circle",
         dtype=None,
     ):
-        super().__init__(
-            circle,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            gamma=gamma,
-            margin=margin,
-            remove_diagonal=remove_diagonal,
-        )
+        super().__init__(circle, **loss_arguments(locals()))

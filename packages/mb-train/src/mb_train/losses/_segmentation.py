@@ -2,7 +2,7 @@
 
 from mb_ops import config, ops
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import BuiltinLossWrapper
+from mb_train.losses._wrapper import BuiltinLossWrapper, loss_arguments
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -88,12 +88,4 @@ class Tversky(BuiltinLossWrapper):
         self, alpha=0.5, beta=0.5, reduction=_DEFAULT, name="tversky", axis=None, dtype=None
     ):
         axis = _axis(axis)
-        super().__init__(
-            tversky,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            alpha=alpha,
-            beta=beta,
-            axis=axis,
-        )
+        super().__init__(tversky, **loss_arguments(locals()))
