@@ -19,6 +19,22 @@ def confusion_matrix(labels, predictions, num_classes, weights, dtype):
     return ops.reshape(counts, (num_classes, num_classes))
 
 
+def _arguments(arguments, *leave_out):
+    """A constructor's ``locals()`` without ``self``, ``__class__`` and `leave_out`: the
+    keywords a subclass hands its base unchanged."""
+    leave_out = {"self", "__class__", *leave_out}
+    return {key: value for key, value in arguments.items() if key not in leave_out}
+
+
+class _OneHotLabels:
+    """The one-hot variants' config: their base's without ``sparse_y_true``."""
+
+    def get_config(self):
+        config = super().get_config()
+        del config["sparse_y_true"]
+        return config
+
+
 class _IoUBase(Metric):
     _direction = "up"
 
@@ -225,16 +241,8 @@ class MeanIoU(IoU):
         sparse_y_pred=True,
         axis=-1,
     ):
-        super().__init__(
-            num_classes,
-            list(range(num_classes)) if isinstance(num_classes, int) else [0],
-            name=name,
-            dtype=dtype,
-            ignore_class=ignore_class,
-            sparse_y_true=sparse_y_true,
-            sparse_y_pred=sparse_y_pred,
-            axis=axis,
-        )
+        ids = list(range(num_classes)) if isinstance(num_classes, int) else [0]
+        super().__init__(target_class_ids=ids, **_arguments(locals(), "ids"))
 
     def get_config(self):
         config = super().get_config()
@@ -242,7 +250,7 @@ class MeanIoU(IoU):
         return config
 
 
-class OneHotIoU(IoU):
+class OneHotIoU(_OneHotLabels, IoU):
     """`IoU` with one-hot labels (and scores as predictions unless `sparse_y_pred`).
 
     Example:
@@ -264,24 +272,10 @@ class OneHotIoU(IoU):
         sparse_y_pred=False,
         axis=-1,
     ):
-        super().__init__(
-            num_classes,
-            target_class_ids,
-            name=name,
-            dtype=dtype,
-            ignore_class=ignore_class,
-            sparse_y_true=False,
-            sparse_y_pred=sparse_y_pred,
-            axis=axis,
-        )
-
-    def get_config(self):
-        config = super().get_config()
-        del config["sparse_y_true"]
-        return config
+        super().__init__(sparse_y_true=False, **_arguments(locals()))
 
 
-class OneHotMeanIoU(MeanIoU):
+class OneHotMeanIoU(_OneHotLabels, MeanIoU):
     """`MeanIoU` with one-hot labels (and scores as predictions unless `sparse_y_pred`).
 
     Example:
@@ -296,17 +290,4 @@ class OneHotMeanIoU(MeanIoU):
     def __init__(
         self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1
     ):
-        super().__init__(
-            num_classes,
-            name=name,
-            dtype=dtype,
-            ignore_class=ignore_class,
-            sparse_y_true=False,
-            sparse_y_pred=sparse_y_pred,
-            axis=axis,
-        )
-
-    def get_config(self):
-        config = super().get_config()
-        del config["sparse_y_true"]
-        return config
+        super().__init__(sparse_y_true=False, **_arguments(locals()))
