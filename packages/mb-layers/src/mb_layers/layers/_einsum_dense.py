@@ -16,6 +16,7 @@ from mb_layers.layers._arguments import (
     set_weight_arguments,
     weight_arguments,
 )
+from mb_layers.layers._kernel_variables import KernelVariables
 from mb_ops.quantizers import (
     abs_max_quantize,
     abs_max_quantize_grouped_with_zero_point,
@@ -25,7 +26,7 @@ from mb_ops.quantizers import (
 )
 
 
-class EinsumDense(Layer):
+class EinsumDense(KernelVariables, Layer):
     """``einsum(equation, inputs, kernel) + bias``.
 
     Args:
@@ -175,53 +176,6 @@ class EinsumDense(Layer):
         _quantized.enable_lora(
             self, "kernel", shape, rank, lora_alpha, a_initializer, b_initializer
         )
-
-    @property
-    def variable_serialization_spec(self):
-        """The variables each quantization mode saves, in their order in files."""
-        return {
-            None: ["kernel", "bias"],
-            "int8": ["kernel", "bias", "kernel_scale"],
-            "int4": ["kernel", "bias", "kernel_scale", "kernel_zero", "g_idx"],
-            "float8": [
-                "kernel",
-                "bias",
-                "inputs_scale",
-                "inputs_amax_history",
-                "kernel_scale",
-                "kernel_amax_history",
-                "outputs_grad_scale",
-                "outputs_grad_amax_history",
-            ],
-            "gptq": ["bias", "quantized_kernel", "kernel_scale", "kernel_zero", "g_idx"],
-            "awq": [
-                "bias",
-                "quantized_kernel",
-                "kernel_scale",
-                "kernel_zero",
-                "awq_scales",
-                "g_idx",
-            ],
-        }
-
-    def save_own_variables(self, store):
-        if not self.built:
-            return
-        if not _quantized.uses_spec(self):
-            return super().save_own_variables(store)
-        _quantized.save_kernel_layer(self, store, "kernel", self._merged_kernel())
-
-    def load_own_variables(self, store):
-        if not self.built:
-            return
-        if not _quantized.uses_spec(self):
-            return super().load_own_variables(store)
-        _quantized_gptq.check_file(self, store)
-        _quantized.load_kernel_layer(self, store, "kernel")
-        _quantized_gptq.mark_loaded(self)
-
-    # Files then hold the generic layout: mb-saving checks and loads it the stock way.
-    load_own_variables.stock_when = _quantized.generic_layout
 
     def quantized_build(self, kernel_shape, mode, config=None):
         """Creates the variables of the quantized kernel for `mode`."""
