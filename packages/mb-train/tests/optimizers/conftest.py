@@ -127,3 +127,22 @@ def h():
         run_compiled=run_compiled,
         keras_results=keras_results,
     )
+
+
+@pytest.fixture
+def foreach_calls(monkeypatch):
+    """``(calls, available)``: the backend's multi-tensor update kernel
+    (``foreach_update``, torch's) is wrapped to append to ``calls`` each time it runs;
+    ``available`` is whether the backend has one."""
+    from mb_train.optimizers import _fused
+
+    kernel = _fused.training_primitive("foreach_update")
+    calls = []
+    if kernel is not None:
+
+        def counting(*args, **kwargs):
+            calls.append(1)
+            return kernel(*args, **kwargs)
+
+        monkeypatch.setitem(_fused._PRIMITIVES, "foreach_update", counting)
+    return calls, kernel is not None
