@@ -326,8 +326,35 @@ class _CellRNN(_CellOwner):
             )
         return None
 
+    # The backend's fused function of the layer (`rnn.lstm`, `rnn.gru`), how many
+    # states it takes, and the cell attributes it takes besides the common ones.
+    _fused_op = None
+    _fused_states = 1
+    _fused_cell_options = ()
+
     def _fused_kernel(self):
-        return None
+        if self._fused_op is None:
+            return None
+        cell = self.cell
+        options = {name: getattr(cell, name) for name in self._fused_cell_options}
+
+        def run(sequences, states, mask):
+            return getattr(backends.backend_module("rnn"), self._fused_op)(
+                sequences,
+                *states[: self._fused_states],
+                mask,
+                kernel=cell.kernel,
+                recurrent_kernel=cell.recurrent_kernel,
+                bias=cell.bias,
+                activation=cell.activation,
+                recurrent_activation=cell.recurrent_activation,
+                return_sequences=self.return_sequences,
+                go_backwards=self.go_backwards,
+                unroll=self.unroll,
+                **options,
+            )
+
+        return run
 
     def get_config(self):
         config, cell_config = self._layer_and_cell_config()
@@ -483,6 +510,7 @@ class LSTM(_CellRNN):
 
     _cell_class = LSTMCell
     _cell_name = "lstm_cell"
+    _fused_op, _fused_states = "lstm", 2
 
     def __init__(
         self,
@@ -513,27 +541,6 @@ class LSTM(_CellRNN):
         **kwargs,
     ):
         self._init_cell_rnn(locals())
-
-    def _fused_kernel(self):
-        cell = self.cell
-
-        def run(sequences, states, mask):
-            return backends.backend_module("rnn").lstm(
-                sequences,
-                states[0],
-                states[1],
-                mask,
-                kernel=cell.kernel,
-                recurrent_kernel=cell.recurrent_kernel,
-                bias=cell.bias,
-                activation=cell.activation,
-                recurrent_activation=cell.recurrent_activation,
-                return_sequences=self.return_sequences,
-                go_backwards=self.go_backwards,
-                unroll=self.unroll,
-            )
-
-        return run
 
 
 class GRU(_CellRNN):
@@ -581,6 +588,7 @@ class GRU(_CellRNN):
 
     _cell_class = GRUCell
     _cell_name = "gru_cell"
+    _fused_op, _fused_cell_options = "gru", ("reset_after",)
 
     def __init__(
         self,
@@ -611,24 +619,3 @@ class GRU(_CellRNN):
         **kwargs,
     ):
         self._init_cell_rnn(locals())
-
-    def _fused_kernel(self):
-        cell = self.cell
-
-        def run(sequences, states, mask):
-            return backends.backend_module("rnn").gru(
-                sequences,
-                states[0],
-                mask,
-                kernel=cell.kernel,
-                recurrent_kernel=cell.recurrent_kernel,
-                bias=cell.bias,
-                activation=cell.activation,
-                recurrent_activation=cell.recurrent_activation,
-                return_sequences=self.return_sequences,
-                go_backwards=self.go_backwards,
-                unroll=self.unroll,
-                reset_after=cell.reset_after,
-            )
-
-        return run
