@@ -207,22 +207,4 @@ class Conv3DTranspose(_ConvTranspose):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(
-            filters,
-            kernel_size,
-            strides=strides,
-            padding=padding,
-            output_padding=output_padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_ConvTranspose.__init__, locals()))
