@@ -1,8 +1,9 @@
 """Binary cross-entropy and its focal variant: one independent yes/no per entry."""
 
 from mb_ops import ops
+from mb_train._arguments import passed_arguments
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import BuiltinLossWrapper, loss_arguments
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -93,7 +94,7 @@ class BinaryCrossentropy(BuiltinLossWrapper):
         name="binary_crossentropy",
         dtype=None,
     ):
-        super().__init__(binary_crossentropy, **loss_arguments(locals()))
+        super().__init__(binary_crossentropy, **passed_arguments(locals()))
 
 
 @builtin
@@ -120,4 +121,4 @@ class BinaryFocalCrossentropy(BuiltinLossWrapper):
         name="binary_focal_crossentropy",
         dtype=None,
     ):
-        super().__init__(binary_focal_crossentropy, **loss_arguments(locals()))
+        super().__init__(binary_focal_crossentropy, **passed_arguments(locals()))

@@ -5,8 +5,9 @@ import warnings
 
 from mb_layers import set_keras_mask
 from mb_ops import config, ops
+from mb_train._arguments import passed_arguments
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import BuiltinLossWrapper, loss_arguments
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 _DEFAULT = "sum_over_batch_size"
 
@@ -177,7 +178,7 @@ class CategoricalCrossentropy(BuiltinLossWrapper):
         name="categorical_crossentropy",
         dtype=None,
     ):
-        super().__init__(categorical_crossentropy, **loss_arguments(locals()))
+        super().__init__(categorical_crossentropy, **passed_arguments(locals()))
 
 
 @builtin
@@ -202,7 +203,7 @@ class CategoricalFocalCrossentropy(BuiltinLossWrapper):
         name="categorical_focal_crossentropy",
         dtype=None,
     ):
-        super().__init__(categorical_focal_crossentropy, **loss_arguments(locals()))
+        super().__init__(categorical_focal_crossentropy, **passed_arguments(locals()))
 
 
 @builtin
@@ -230,7 +231,7 @@ class SparseCategoricalCrossentropy(BuiltinLossWrapper):
         name="sparse_categorical_crossentropy",
         dtype=None,
     ):
-        super().__init__(sparse_categorical_crossentropy, **loss_arguments(locals()))
+        super().__init__(sparse_categorical_crossentropy, **passed_arguments(locals()))
 
 
 @builtin
@@ -251,4 +252,4 @@ class CategoricalGeneralizedCrossEntropy(BuiltinLossWrapper):
                 f"CategoricalGeneralizedCrossEntropy needs q in the open interval (0, 1). "
                 f"Received: q={q!r}."
             )
-        super().__init__(categorical_generalized_cross_entropy, **loss_arguments(locals()))
+        super().__init__(categorical_generalized_cross_entropy, **passed_arguments(locals()))

@@ -2,8 +2,9 @@
 
 from mb_layers import set_keras_mask
 from mb_ops import ops
+from mb_train._arguments import passed_arguments
 from mb_train.losses._serialization import builtin
-from mb_train.losses._wrapper import BuiltinLossWrapper, loss_arguments
+from mb_train.losses._wrapper import BuiltinLossWrapper
 
 
 def _positions(labels):
@@ -93,4 +94,4 @@ class Circle(BuiltinLossWrapper):
         name="circle",
         dtype=None,
     ):
-        super().__init__(circle, **loss_arguments(locals()))
+        super().__init__(circle, **passed_arguments(locals()))

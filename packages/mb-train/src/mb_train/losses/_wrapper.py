@@ -81,10 +81,3 @@ class BuiltinLossWrapper(LossFunctionWrapper):
 
     def get_config(self):
         return {**Loss.get_config(self), **{key: getattr(self, key) for key in self._fn_kwargs}}
-
-
-def loss_arguments(arguments):
-    """A built-in loss constructor's arguments out of its ``locals()``, in signature order:
-    ``super().__init__(fn, **loss_arguments(locals()))`` hands ``reduction``, ``name``,
-    ``dtype`` and the function's own arguments on without listing them again."""
-    return {key: value for key, value in arguments.items() if key not in ("self", "__class__")}

@@ -8,6 +8,7 @@ import warnings
 
 import mb_ops
 from mb_ops import dtypes, ops
+from mb_train._arguments import passed_arguments
 from mb_train.metrics import _shapes
 from mb_train.metrics._metric import Metric
 
@@ -17,13 +18,6 @@ def confusion_matrix(labels, predictions, num_classes, weights, dtype):
     ids = ops.cast(labels, "int32") * num_classes + ops.cast(predictions, "int32")
     counts = ops.segment_sum(ops.cast(weights, dtype), ids, num_segments=num_classes**2)
     return ops.reshape(counts, (num_classes, num_classes))
-
-
-def _arguments(arguments, *leave_out):
-    """A constructor's ``locals()`` without ``self``, ``__class__`` and `leave_out`: the
-    keywords a subclass hands its base unchanged."""
-    leave_out = {"self", "__class__", *leave_out}
-    return {key: value for key, value in arguments.items() if key not in leave_out}
 
 
 class _OneHotLabels:
@@ -242,7 +236,7 @@ class MeanIoU(IoU):
         axis=-1,
     ):
         ids = list(range(num_classes)) if isinstance(num_classes, int) else [0]
-        super().__init__(target_class_ids=ids, **_arguments(locals(), "ids"))
+        super().__init__(target_class_ids=ids, **passed_arguments(locals(), "ids"))
 
     def get_config(self):
         config = super().get_config()
@@ -272,7 +266,7 @@ class OneHotIoU(_OneHotLabels, IoU):
         sparse_y_pred=False,
         axis=-1,
     ):
-        super().__init__(sparse_y_true=False, **_arguments(locals()))
+        super().__init__(sparse_y_true=False, **passed_arguments(locals()))
 
 
 class OneHotMeanIoU(_OneHotLabels, MeanIoU):
@@ -290,4 +284,4 @@ class OneHotMeanIoU(_OneHotLabels, MeanIoU):
     def __init__(
         self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1
     ):
-        super().__init__(sparse_y_true=False, **_arguments(locals()))
+        super().__init__(sparse_y_true=False, **passed_arguments(locals()))
