@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb as keras
-from mb_ops import backends, config
+from mb_ops import backends, config, testing
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("keras") is None, reason="Keras 3 is a test-only dependency"
@@ -103,16 +100,7 @@ def exchanged(tmp_path_factory):
         model.quantize(*quantization_config(keras, mode))
         model.save(root / mode / "mb_q.keras")
         model.save_weights(root / mode / "mb_q.weights.h5")
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_SIDE, str(root), *MODES],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    testing.run_keras(_KERAS_SIDE, str(root), *MODES, backend="jax", timeout=600)
     return root
 
 
@@ -200,16 +188,7 @@ print(sorted(f"{l.name}/{v.name}" for l in model.layers for v in l.trainable_wei
 
 
 def _keras_predict(path):
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_PREDICT, str(path)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = testing.run_keras(_KERAS_PREDICT, str(path), backend="jax", timeout=600)
     return np.load(str(path) + ".pred.npy"), result.stdout.strip().splitlines()[-1]
 
 
@@ -321,16 +300,9 @@ def test_conv_lora_trains_its_matrices_and_files_move_both_ways_with_keras(tmp_p
     pred = np.asarray(model.predict(images, verbose=0))
     mb_file, keras_file = tmp_path / "mb_conv.keras", tmp_path / "keras_conv.keras"
     model.save(mb_file)
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    done = subprocess.run(
-        [sys.executable, "-c", _KERAS_CONV_LORA, str(mb_file), str(keras_file)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
+    done = testing.run_keras(
+        _KERAS_CONV_LORA, str(mb_file), str(keras_file), backend="jax", timeout=600
     )
-    assert done.returncode == 0, done.stderr[-3000:]
     # Keras rebuilds the layer with LoRA (lora_rank is in the config) over the merged kernel.
     assert "lora_kernel_a" in done.stdout
     np.testing.assert_allclose(np.load(str(mb_file) + ".pred.npy"), pred, atol=1e-4)

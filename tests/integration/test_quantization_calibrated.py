@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import mb as keras
 from mb_layers.layers._quantized_gptq import flat_kernel_shape
+from mb_ops import testing
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("keras") is None, reason="Keras 3 is a test-only dependency"
@@ -195,16 +193,7 @@ def exchanged(tmp_path_factory):
         model = _quantized(mode)
         model.save(root / mode / "mb_q.keras")
         model.save_weights(root / mode / "mb_q.weights.h5")
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_SIDE, str(root), *MODES],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=900,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    testing.run_keras(_KERAS_SIDE, str(root), *MODES, backend="jax", timeout=900)
     return root
 
 

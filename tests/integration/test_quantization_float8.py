@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
-import os
-import subprocess
-import sys
 
 import ml_dtypes
 import numpy as np
 import pytest
 
 import mb as keras
-from mb_ops import backends, config
+from mb_ops import backends, config, testing
 
 pytestmark = [
     pytest.mark.skipif(
@@ -117,16 +114,7 @@ def exchanged(tmp_path_factory):
     model.save(root / "mb_f8.keras")
     model.save_weights(root / "mb_f8.weights.h5")
     np.save(root / "mb_pred.npy", np.asarray(model.predict(data()[0], verbose=0)))
-    env = {**os.environ, "KERAS_BACKEND": "jax", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    env.pop("MB_BACKEND", None)
-    result = subprocess.run(
-        [sys.executable, "-c", _KERAS_SIDE, str(root)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = testing.run_keras(_KERAS_SIDE, str(root), backend="jax", timeout=600)
     assert result.stdout.strip().splitlines()[-1] == "QuantizedFloat8DTypePolicy"
     return root, model
 

@@ -11,13 +11,6 @@ import pytest
 from mb_train import _atomic_files
 
 
-@pytest.fixture(params=[0o022, 0o077, 0o002])
-def umask(request):
-    old = os.umask(request.param)
-    yield request.param
-    os.umask(old)
-
-
 def _mode(path):
     return stat.S_IMODE(os.stat(path).st_mode)
 

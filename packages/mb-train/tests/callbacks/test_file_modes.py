@@ -4,20 +4,12 @@ import os
 import stat
 
 import numpy as np
-import pytest
 
 import mb_layers
 import mb_saving  # noqa: F401  (connects Model.save for ModelCheckpoint)
 from mb_train import _atomic_files
 from mb_train import callbacks as cb
 from mb_train.models import Model
-
-
-@pytest.fixture(params=[0o022, 0o077])
-def umask(request):
-    old = os.umask(request.param)
-    yield request.param
-    os.umask(old)
 
 
 def _mode(path):

@@ -9,19 +9,12 @@ function of ``keras.losses`` by name with keyword arguments; plus the arrays
 
 import json
 import os
-import subprocess
-import sys
-import tempfile
 
 import numpy as np
+
+from mb_ops import testing
 
 _SCRIPT = r"""
-import json, sys
-import numpy as np
-import keras
-folder = sys.argv[1]
-cases = json.load(open(f"{folder}/cases.json"))
-arrays = np.load(f"{folder}/arrays.npz")
 results = {}
 for i, case in enumerate(cases):
     y_true, y_pred = arrays[f"{i}_true"], arrays[f"{i}_pred"]
@@ -79,37 +72,22 @@ def construct_case(class_name, **kwargs):
 
 def run_keras(cases, backend="jax"):
     """Keras 3's result for each case: an array, or the re-serialized config (a dict)."""
-    with tempfile.TemporaryDirectory() as folder:
-        meta, arrays = [], {}
-        for i, case in enumerate(cases):
-            y_true, y_pred, sw = case["arrays"]
-            arrays[f"{i}_true"] = np.asarray(y_true)
-            arrays[f"{i}_pred"] = np.asarray(y_pred)
-            if sw is not None:
-                arrays[f"{i}_sw"] = np.asarray(sw)
-            entry = {k: v for k, v in case.items() if k != "arrays"}
-            entry["has_sw"] = sw is not None
-            meta.append(entry)
-        with open(os.path.join(folder, "cases.json"), "w") as f:
-            json.dump(meta, f)
-        np.savez(os.path.join(folder, "arrays.npz"), **arrays)
-        env = {**os.environ, "KERAS_BACKEND": backend, "TF_CPP_MIN_LOG_LEVEL": "3"}
-        env.pop("MB_BACKEND", None)
-        env.setdefault("JAX_PLATFORMS", "cpu")
-        result = subprocess.run(
-            [sys.executable, "-c", _SCRIPT, folder],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"Keras reference run failed:\n{result.stderr[-4000:]}")
-        found = np.load(os.path.join(folder, "results.npz"))
-        out = []
-        for i in range(len(cases)):
-            if f"{i}_config" in found.files:
-                out.append(json.loads(found[f"{i}_config"].tobytes().decode()))
-            else:
-                out.append(found[f"{i}_out"])
-        return out
+    meta, arrays = [], {}
+    for i, case in enumerate(cases):
+        y_true, y_pred, sw = case["arrays"]
+        arrays[f"{i}_true"] = np.asarray(y_true)
+        arrays[f"{i}_pred"] = np.asarray(y_pred)
+        if sw is not None:
+            arrays[f"{i}_sw"] = np.asarray(sw)
+        entry = {k: v for k, v in case.items() if k != "arrays"}
+        entry["has_sw"] = sw is not None
+        meta.append(entry)
+    jax_platforms = os.environ.get("JAX_PLATFORMS", "cpu")
+    found = testing.keras_cases(_SCRIPT, meta, arrays, backend=backend, JAX_PLATFORMS=jax_platforms)
+    out = []
+    for i in range(len(cases)):
+        if f"{i}_config" in found:
+            out.append(json.loads(found[f"{i}_config"].tobytes().decode()))
+        else:
+            out.append(found[f"{i}_out"])
+    return out

@@ -1,9 +1,10 @@
 """The examples in the public docstrings run and print what they say."""
 
 import doctest
-import importlib
 
 import pytest
+
+from mb_ops import testing
 
 MODULES = [
     "_loss",
@@ -21,7 +22,6 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module(f"mb_train.losses.{name}")
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0
+    testing.check_doctests(
+        f"mb_train.losses.{name}", doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )

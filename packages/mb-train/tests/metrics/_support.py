@@ -18,12 +18,6 @@ from mb_ops import ops, testing
 from mb_train import metrics
 
 _SCRIPT = r"""
-import json, sys
-import numpy as np
-import keras
-folder = sys.argv[1]
-cases = json.load(open(f"{folder}/cases.json"))
-arrays = np.load(f"{folder}/arrays.npz")
 out = {}
 for i, case in enumerate(cases):
     metric = keras.metrics.deserialize(case["config"])
@@ -38,27 +32,22 @@ np.savez(f"{folder}/results.npz", **out)
 
 def keras_results(cases, backend="numpy"):
     """Keras 3's result for each ``(mb_metric, batches)``."""
-    with tempfile.TemporaryDirectory() as folder:
-        meta, arrays = [], {}
-        for i, (metric, batches) in enumerate(cases):
-            for j, (*args, weight) in enumerate(batches):
-                for k, arg in enumerate(args):
-                    arrays[f"{i}_{j}_{k}"] = np.asarray(arg)
-                if weight is not None:
-                    arrays[f"{i}_{j}_w"] = np.asarray(weight)
-            meta.append(
-                {
-                    "config": metrics.serialize(metric),
-                    "num_batches": len(batches),
-                    "num_args": [len(batch) - 1 for batch in batches],
-                }
-            )
-        with open(os.path.join(folder, "cases.json"), "w") as f:
-            json.dump(meta, f)
-        np.savez(os.path.join(folder, "arrays.npz"), **arrays)
-        _run_keras([_SCRIPT, folder], backend=backend)
-        found = np.load(os.path.join(folder, "results.npz"))
-        return [found[str(i)] for i in range(len(cases))]
+    meta, arrays = [], {}
+    for i, (metric, batches) in enumerate(cases):
+        for j, (*args, weight) in enumerate(batches):
+            for k, arg in enumerate(args):
+                arrays[f"{i}_{j}_{k}"] = np.asarray(arg)
+            if weight is not None:
+                arrays[f"{i}_{j}_w"] = np.asarray(weight)
+        meta.append(
+            {
+                "config": metrics.serialize(metric),
+                "num_batches": len(batches),
+                "num_args": [len(batch) - 1 for batch in batches],
+            }
+        )
+    found = testing.keras_cases(_SCRIPT, meta, arrays, backend=backend)
+    return [found[str(i)] for i in range(len(cases))]
 
 
 _CONFIG_SCRIPT = r"""

@@ -1,11 +1,8 @@
 """The examples in mb_train.metrics' public docstrings run (and show the right numbers)."""
 
-import doctest
-import importlib
-
 import pytest
 
-from mb_ops import ops
+from mb_ops import ops, testing
 
 MODULES = [
     "_metric",
@@ -27,7 +24,4 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name):
-    module = importlib.import_module(f"mb_train.metrics.{name}")
-    result = doctest.testmod(module, extraglobs={"ops": ops}, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0, f"{name} has no examples"
-    assert result.failed == 0
+    testing.check_doctests(f"mb_train.metrics.{name}", ops=ops)

@@ -2,9 +2,7 @@
 optimizers, the NumPy references, and Keras 3 run in a subprocess (KERAS_BACKEND=jax)."""
 
 import importlib.util
-import json
 import os
-import tempfile
 from types import SimpleNamespace
 
 os.environ.setdefault("MB_BACKEND", "jax")
@@ -70,12 +68,6 @@ def run_compiled(optimizer, params, grad_steps, names=None):
 # ----- Keras 3 in a subprocess ---------------------------------------------------------
 
 _KERAS_SCRIPT = r"""
-import json, sys
-import numpy as np
-import keras
-folder = sys.argv[1]
-cases = json.load(open(f"{folder}/cases.json"))
-arrays = np.load(f"{folder}/arrays.npz")
 out = {}
 for i, case in enumerate(cases):
     # (keras.optimizers.deserialize returns the string 'Lamb' for Lamb's own config;
@@ -105,26 +97,21 @@ def keras_results(cases):
     Returns per case ``(values, optimizer_values)`` after the steps, via Keras's
     ``stateless_apply`` (what its jax trainer calls).
     """
-    with tempfile.TemporaryDirectory() as folder:
-        meta, arrays = [], {}
-        for i, (config, params, grad_steps, names) in enumerate(cases):
-            for j, p in enumerate(params):
-                arrays[f"{i}_p_{j}"] = p
-            for s, grads in enumerate(grad_steps):
-                for j, g in enumerate(grads):
-                    arrays[f"{i}_g_{s}_{j}"] = g
-            meta.append({"config": config, "names": names, "steps": len(grad_steps)})
-        with open(os.path.join(folder, "cases.json"), "w") as f:
-            json.dump(meta, f)
-        np.savez(os.path.join(folder, "arrays.npz"), **arrays)
-        testing.run_keras(_KERAS_SCRIPT, folder, backend="jax", timeout=900)
-        found = np.load(os.path.join(folder, "results.npz"))
-        out = []
-        for i, (_, params, _, _) in enumerate(cases):
-            values = [found[f"{i}_p_{j}"] for j in range(len(params))]
-            count = int(found[f"{i}_n"])
-            out.append((values, [found[f"{i}_o_{k}"] for k in range(count)]))
-        return out
+    meta, arrays = [], {}
+    for i, (config, params, grad_steps, names) in enumerate(cases):
+        for j, p in enumerate(params):
+            arrays[f"{i}_p_{j}"] = p
+        for s, grads in enumerate(grad_steps):
+            for j, g in enumerate(grads):
+                arrays[f"{i}_g_{s}_{j}"] = g
+        meta.append({"config": config, "names": names, "steps": len(grad_steps)})
+    found = testing.keras_cases(_KERAS_SCRIPT, meta, arrays, backend="jax", timeout=900)
+    out = []
+    for i, (_, params, _, _) in enumerate(cases):
+        values = [found[f"{i}_p_{j}"] for j in range(len(params))]
+        count = int(found[f"{i}_n"])
+        out.append((values, [found[f"{i}_o_{k}"] for k in range(count)]))
+    return out
 
 
 @pytest.fixture(scope="session")
@@ -140,3 +127,22 @@ def h():
         run_compiled=run_compiled,
         keras_results=keras_results,
     )
+
+
+@pytest.fixture
+def foreach_calls(monkeypatch):
+    """``(calls, available)``: the backend's multi-tensor update kernel
+    (``foreach_update``, torch's) is wrapped to append to ``calls`` each time it runs;
+    ``available`` is whether the backend has one."""
+    from mb_train.optimizers import _fused
+
+    kernel = _fused.training_primitive("foreach_update")
+    calls = []
+    if kernel is not None:
+
+        def counting(*args, **kwargs):
+            calls.append(1)
+            return kernel(*args, **kwargs)
+
+        monkeypatch.setitem(_fused._PRIMITIVES, "foreach_update", counting)
+    return calls, kernel is not None

@@ -1,11 +1,8 @@
 """The examples in the optimizers' and schedules' public docstrings run and show the numbers."""
 
-import doctest
-import importlib
-
 import pytest
 
-from mb_ops import ops
+from mb_ops import ops, testing
 
 MODULES = [
     "_base",
@@ -31,7 +28,4 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name):
-    module = importlib.import_module(f"mb_train.optimizers.{name}")
-    result = doctest.testmod(module, extraglobs={"ops": ops}, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0, f"{name} has no examples"
-    assert result.failed == 0
+    testing.check_doctests(f"mb_train.optimizers.{name}", ops=ops)

@@ -171,20 +171,10 @@ def test_several_compiled_steps_per_execution_give_the_single_step_weights():
 
 
 @pytest.mark.parametrize("run_eagerly", [True, False])
-def test_fit_updates_in_place_where_the_backend_has_kernels(monkeypatch, run_eagerly):
+def test_fit_updates_in_place_where_the_backend_has_kernels(foreach_calls, run_eagerly):
     # The trainer donates the step's state, so torch's multi-tensor kernels update it
     # in place inside fit (eager and recorded steps); the numbers equal the generic path.
-    from mb_train.optimizers import _fused
-
-    kernel = _fused.training_primitive("foreach_update")
-    calls = []
-    if kernel is not None:
-
-        def counting(*args, **kwargs):
-            calls.append(1)
-            return kernel(*args, **kwargs)
-
-        monkeypatch.setitem(_fused._PRIMITIVES, "foreach_update", counting)
+    calls, available = foreach_calls
     x, y = _data()
     weights = []
     for allow in (True, False):
@@ -195,6 +185,6 @@ def test_fit_updates_in_place_where_the_backend_has_kernels(monkeypatch, run_eag
         model.optimizer._allow_kernels = allow
         model.fit(x, y, batch_size=16, epochs=3, verbose=0, shuffle=False)
         weights.append(model.get_weights())
-    assert bool(calls) == (kernel is not None)
+    assert bool(calls) == available
     for fast, generic in zip(*weights, strict=True):
         np.testing.assert_allclose(fast, generic, rtol=1e-5, atol=1e-6)

@@ -24,7 +24,6 @@ import mb_saving
 from mb_ops import ops, testing
 from mb_train import callbacks, optimizers
 from mb_train.models import Sequential
-from mb_train.optimizers import _fused
 
 STEP = {"rtol": 1e-5, "atol": 1e-6}
 FIT = {"rtol": 1e-4, "atol": 1e-5}
@@ -619,24 +618,16 @@ def test_legacy_optimizers_raise_and_name_the_replacement(name):
 
 
 @pytest.mark.usefixtures("_trainable")
-def test_an_overflowing_step_in_fit_changes_nothing_but_the_scale(monkeypatch):
+def test_an_overflowing_step_in_fit_changes_nothing_but_the_scale(foreach_calls):
     # Under a LossScaleOptimizer the sub-optimizers must not update in place (torch's
     # multi-tensor kernels): the step's result is selected afterwards with ops.where.
-    kernel = _fused.training_primitive("foreach_update")
-    calls = []
-    if kernel is not None:
-
-        def counting(*args, **kwargs):
-            calls.append(1)
-            return kernel(*args, **kwargs)
-
-        monkeypatch.setitem(_fused._PRIMITIVES, "foreach_update", counting)
+    calls, available = foreach_calls
     x, _, weights = _fit_problem()
     y = np.full((12, 1), 100.0, "float32")  # a large loss: times the scale, it overflows
     model = _compiled_model(weights)
     model.fit(x, y, batch_size=12, epochs=1, verbose=0)
     # The plain MultiOptimizer's SGD and Adam each run their rule on the kernels.
-    assert len(calls) == (2 if kernel is not None else 0)
+    assert len(calls) == (2 if available else 0)
     calls.clear()
     model = _model(weights)
     multi = optimizers.MultiOptimizer(optimizers.OptimizerMap(optimizers.Adam(0.1)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from mb_data import _convert
+from mb_data import _convert, _structure
 
 
 class DataAdapter:
@@ -75,3 +75,21 @@ class DataAdapter:
 
     def on_epoch_end(self) -> None:
         """Called by the epoch iterator when a training epoch ends."""
+
+
+class BatchIterableAdapter(DataAdapter):
+    """An adapter over a pipeline that yields whole batches when iterated (a torch
+    ``DataLoader``, a grain pipeline): lists are read as tuples, and `num_batches` is
+    what the subclass found (None: unknown or infinite)."""
+
+    def __init__(self, batches: Any, num_batches: int | None):
+        self._batches = batches
+        self._num_batches = num_batches
+
+    def get_native_iterator(self) -> Iterator[Any]:
+        for batch in self._batches:
+            yield _structure.list_to_tuple(batch)
+
+    @property
+    def num_batches(self) -> int | None:
+        return self._num_batches

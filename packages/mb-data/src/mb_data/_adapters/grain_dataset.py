@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from typing import Any
 
-from mb_data import _structure
-from mb_data._adapters.base import DataAdapter
+from mb_data._adapters.base import BatchIterableAdapter
 
 _GRAIN_KINDS = ("MapDataset", "IterDataset", "DataLoader")
 
@@ -20,7 +18,7 @@ def grain_kind(x: Any) -> str | None:
     return None
 
 
-class GrainDatasetAdapter(DataAdapter):
+class GrainDatasetAdapter(BatchIterableAdapter):
     """Batches of a grain pipeline, which must already be batched (``.batch(n)``
     or a ``grain.transforms.Batch`` operation).
 
@@ -41,19 +39,12 @@ class GrainDatasetAdapter(DataAdapter):
             )
         self._dataset = dataset
         self._kind = kind
-        self._num_batches = None
+        num_batches = None
         if kind == "MapDataset":
             length = len(dataset)
             # A repeated MapDataset reports sys.maxsize: treat it as infinite.
-            self._num_batches = length if length < sys.maxsize else None
-
-    def get_native_iterator(self) -> Iterator[Any]:
-        for batch in self._dataset:
-            yield _structure.list_to_tuple(batch)
-
-    @property
-    def num_batches(self) -> int | None:
-        return self._num_batches
+            num_batches = length if length < sys.maxsize else None
+        super().__init__(dataset, num_batches)
 
     @property
     def presharded(self) -> bool:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-from mb_data import _structure
-from mb_data._adapters.base import DataAdapter
+from mb_data._adapters.base import BatchIterableAdapter
 
 
 def is_torch_dataloader(x: Any) -> bool:
@@ -17,7 +15,7 @@ def is_torch_dataloader(x: Any) -> bool:
     )
 
 
-class TorchDataLoaderAdapter(DataAdapter):
+class TorchDataLoaderAdapter(BatchIterableAdapter):
     """Batches of a torch ``DataLoader``, as it collates them.
 
     The torch backend takes the batches as they are (no copy through NumPy);
@@ -32,17 +30,10 @@ class TorchDataLoaderAdapter(DataAdapter):
     def __init__(self, dataloader: Any):
         self._dataloader = dataloader
         try:
-            self._num_batches = len(dataloader)
+            num_batches = len(dataloader)
         except TypeError:  # an IterableDataset without __len__
-            self._num_batches = None
-
-    def get_native_iterator(self) -> Iterator[Any]:
-        for batch in self._dataloader:
-            yield _structure.list_to_tuple(batch)
-
-    @property
-    def num_batches(self) -> int | None:
-        return self._num_batches
+            num_batches = None
+        super().__init__(dataloader, num_batches)
 
     @property
     def presharded(self) -> bool:

@@ -109,43 +109,27 @@ def audio_dataset_from_directory(
             "sampling_rate= resamples with tensorflow-io, which mb does not use. Resample the "
             "files beforehand, or leave sampling_rate=None."
         )
-    if labels is None or label_mode is None:
-        labels = label_mode = None
-    index.check_validation_split(validation_split, subset, shuffle, seed)
-    if seed is None:
-        seed = np.random.randint(1e6)
-    paths, labels, class_names = index.index_directory(
-        directory, labels, ALLOWED_FORMATS, class_names, shuffle, seed, follow_links, verbose
+    options = (validation_split, subset, follow_links, verbose)
+    files = index.list_files(
+        directory, labels, label_mode, class_names, ALLOWED_FORMATS, shuffle, seed, options
     )
-    index.binary_needs_two_classes(label_mode, class_names)
-    length = output_sequence_length
-    padded = length is None and not ragged
+    padded = output_sequence_length is None and not ragged
 
     def tf_batch(ds, size):
         return _tf_pipelines.batch_audio(ds, size, ragged=ragged, padded=padded)
 
-    def make(subset_paths, subset_labels, subset_shuffle, what):
-        if not subset_paths:
-            raise ValueError(
-                f"No {what}audio files found in {directory}. Allowed format(s): {ALLOWED_FORMATS}"
-            )
-        ds = formats.build(
-            format,
-            subset_paths,
-            subset_labels,
-            label_mode,
-            len(class_names) if class_names else 0,
-            load=functools.partial(_read_wav, output_sequence_length=output_sequence_length),
-            load_tf=functools.partial(
-                _tf_pipelines.read_wav, output_sequence_length=output_sequence_length
-            ),
-            batch_size=batch_size,
-            shuffle=subset_shuffle,
-            seed=seed,
-            batch=_pad_stack if padded else formats.stack,
-            tf_batch=tf_batch,
-        )
-        ds.class_names = class_names
-        return ds
-
-    return index.make_subsets(make, paths, labels, validation_split, subset, shuffle)
+    return formats.build_subsets(
+        format,
+        files,
+        (validation_split, subset, shuffle),
+        lambda what: (
+            f"No {what}audio files found in {directory}. Allowed format(s): {ALLOWED_FORMATS}"
+        ),
+        load=functools.partial(_read_wav, output_sequence_length=output_sequence_length),
+        load_tf=functools.partial(
+            _tf_pipelines.read_wav, output_sequence_length=output_sequence_length
+        ),
+        batch_size=batch_size,
+        batch=_pad_stack if padded else formats.stack,
+        tf_batch=tf_batch,
+    )

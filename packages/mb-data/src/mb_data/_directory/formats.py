@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from mb_data import _tf_pipelines
+from mb_data._directory import index
 from mb_data._py_dataset import PyDataset
 
 FORMATS = ("auto", "tf", "grain", "pydataset")
@@ -153,3 +154,41 @@ def build(
             ds = ds.batch(batch_size, batch_fn=batch)
         return ds
     return FilesDataset(paths, encoded, load, batch_size, shuffle=shuffle, seed=seed, batch=batch)
+
+
+def build_subsets(
+    format: str,
+    files: tuple,
+    split_options: tuple,
+    missing: Callable[[str], str],
+    keep_paths: bool = False,
+    **options: Any,
+) -> Any:
+    """The dataset (or ``[training, validation]``) of a ``*_dataset_from_directory``
+    call: ``files`` as `index.list_files` returns them, ``split_options`` as it takes
+    them, ``missing(what)`` the message when a subset has no file, ``options`` those
+    of `build` (``load``, ``batch_size``, ...). Each dataset has ``class_names`` (and
+    ``file_paths`` with ``keep_paths``)."""
+    paths, labels, label_mode, class_names, seed = files
+    validation_split, subset, shuffle = split_options
+
+    def make(subset_paths, subset_labels, subset_shuffle, what):
+        if not subset_paths:
+            raise ValueError(missing(what))
+        num_classes = len(class_names) if class_names else 0
+        ds = build(
+            format,
+            subset_paths,
+            subset_labels,
+            label_mode,
+            num_classes,
+            shuffle=subset_shuffle,
+            seed=seed,
+            **options,
+        )
+        ds.class_names = class_names
+        if keep_paths:
+            ds.file_paths = subset_paths
+        return ds
+
+    return index.make_subsets(make, paths, labels, validation_split, subset, shuffle)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import numpy as np
-
 from mb_data import _tf_pipelines
 from mb_data._directory import formats, index
 from mb_data._directory.decode import INTERPOLATIONS, load_image_pil, num_channels
@@ -106,8 +104,6 @@ def image_dataset_from_directory(
     ```
     """
     index.check_labels_arguments("image", labels, label_mode, class_names)
-    if labels is None or label_mode is None:
-        labels = label_mode = None
     channels = num_channels(color_mode)
     image_size = _image_size(image_size)
     interpolation = str(interpolation).lower()
@@ -118,13 +114,10 @@ def image_dataset_from_directory(
     if crop_to_aspect_ratio and pad_to_aspect_ratio:
         raise ValueError("Pass only one of crop_to_aspect_ratio and pad_to_aspect_ratio.")
     format = formats.resolve_format(format)
-    index.check_validation_split(validation_split, subset, shuffle, seed)
-    if seed is None:
-        seed = np.random.randint(1e6)
-    paths, labels, class_names = index.index_directory(
-        directory, labels, ALLOWLIST_FORMATS, class_names, shuffle, seed, follow_links, verbose
+    split_options = (validation_split, subset, follow_links, verbose)
+    files = index.list_files(
+        directory, labels, label_mode, class_names, ALLOWLIST_FORMATS, shuffle, seed, split_options
     )
-    index.binary_needs_two_classes(label_mode, class_names)
     options = {
         "image_size": image_size,
         "channels": channels,
@@ -133,26 +126,13 @@ def image_dataset_from_directory(
         "crop_to_aspect_ratio": crop_to_aspect_ratio,
         "pad_to_aspect_ratio": pad_to_aspect_ratio,
     }
-
-    def make(subset_paths, subset_labels, subset_shuffle, what):
-        if not subset_paths:
-            raise ValueError(
-                f"No {what}images found in {directory}. Allowed formats: {ALLOWLIST_FORMATS}."
-            )
-        ds = formats.build(
-            format,
-            subset_paths,
-            subset_labels,
-            label_mode,
-            len(class_names) if class_names else 0,
-            load=functools.partial(load_image_pil, **options),
-            load_tf=functools.partial(_tf_pipelines.load_image, **options),
-            batch_size=batch_size,
-            shuffle=subset_shuffle,
-            seed=seed,
-        )
-        ds.class_names = class_names
-        ds.file_paths = subset_paths
-        return ds
-
-    return index.make_subsets(make, paths, labels, validation_split, subset, shuffle)
+    return formats.build_subsets(
+        format,
+        files,
+        (validation_split, subset, shuffle),
+        lambda what: f"No {what}images found in {directory}. Allowed formats: {ALLOWLIST_FORMATS}.",
+        keep_paths=True,
+        load=functools.partial(load_image_pil, **options),
+        load_tf=functools.partial(_tf_pipelines.load_image, **options),
+        batch_size=batch_size,
+    )

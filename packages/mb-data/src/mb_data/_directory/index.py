@@ -169,3 +169,23 @@ def make_subsets(make, paths, labels, validation_split, subset, shuffle):
         val = split(paths, labels, validation_split, "validation")
         return [make(*train, shuffle, "training "), make(*val, False, "validation ")]
     return make(*split(paths, labels, validation_split, subset), shuffle, "")
+
+
+def list_files(directory, labels, label_mode, class_names, allowed, shuffle, seed, split_options):
+    """The files of a ``*_dataset_from_directory`` call, checked as Keras does.
+
+    ``split_options``: ``(validation_split, subset, follow_links, verbose)``. No labels
+    (``labels`` or ``label_mode`` None) means neither; a missing ``seed`` is drawn.
+    Returns ``(paths, labels, label_mode, class_names, seed)``.
+    """
+    validation_split, subset, follow_links, verbose = split_options
+    if labels is None or label_mode is None:
+        labels = label_mode = None
+    check_validation_split(validation_split, subset, shuffle, seed)
+    if seed is None:
+        seed = np.random.randint(1e6)
+    paths, labels, class_names = index_directory(
+        directory, labels, allowed, class_names, shuffle, seed, follow_links, verbose
+    )
+    binary_needs_two_classes(label_mode, class_names)
+    return paths, labels, label_mode, class_names, seed

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
-
 from mb_data import _tf_pipelines
 from mb_data._directory import formats, index
 
@@ -65,32 +63,16 @@ def text_dataset_from_directory(
     """
     index.check_labels_arguments("text", labels, label_mode, class_names)
     format = formats.resolve_format(format)
-    if labels is None or label_mode is None:
-        labels = label_mode = None
-    index.check_validation_split(validation_split, subset, shuffle, seed)
-    if seed is None:
-        seed = np.random.randint(1e6)
-    paths, labels, class_names = index.index_directory(
-        directory, labels, (".txt",), class_names, shuffle, seed, follow_links, verbose
+    options = (validation_split, subset, follow_links, verbose)
+    files = index.list_files(
+        directory, labels, label_mode, class_names, (".txt",), shuffle, seed, options
     )
-    index.binary_needs_two_classes(label_mode, class_names)
-
-    def make(subset_paths, subset_labels, subset_shuffle, what):
-        if not subset_paths:
-            raise ValueError(f"No {what}text files found in {directory}. Allowed format: .txt")
-        ds = formats.build(
-            format,
-            subset_paths,
-            subset_labels,
-            label_mode,
-            len(class_names) if class_names else 0,
-            load=functools.partial(_read_text, max_length=max_length),
-            load_tf=functools.partial(_tf_pipelines.read_text, max_length=max_length),
-            batch_size=batch_size,
-            shuffle=subset_shuffle,
-            seed=seed,
-        )
-        ds.class_names = class_names
-        return ds
-
-    return index.make_subsets(make, paths, labels, validation_split, subset, shuffle)
+    return formats.build_subsets(
+        format,
+        files,
+        (validation_split, subset, shuffle),
+        lambda what: f"No {what}text files found in {directory}. Allowed format: .txt",
+        load=functools.partial(_read_text, max_length=max_length),
+        load_tf=functools.partial(_tf_pipelines.read_text, max_length=max_length),
+        batch_size=batch_size,
+    )

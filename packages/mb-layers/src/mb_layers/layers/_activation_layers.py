@@ -1,9 +1,14 @@
 """Activation layers: `Activation`, `ELU`, `LeakyReLU`, `PReLU`, `ReLU`, `Softmax`."""
 
-from mb_layers import activations, constraints, initializers, regularizers
+from mb_layers import activations
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers._arguments import serialized_arguments, weight_arguments
+from mb_layers.layers._arguments import (
+    add_weight_of,
+    serialized_arguments,
+    set_weight_arguments,
+    weight_arguments,
+)
 from mb_ops import dtypes
 
 
@@ -241,9 +246,7 @@ class PReLU(Layer):
     ):
         super().__init__(**kwargs)
         self.supports_masking = True
-        self.alpha_initializer = initializers.get(alpha_initializer)
-        self.alpha_regularizer = regularizers.get(alpha_regularizer)
-        self.alpha_constraint = constraints.get(alpha_constraint)
+        set_weight_arguments(self, locals(), "alpha")
         if shared_axes is None or isinstance(shared_axes, (list, tuple)):
             self.shared_axes = None if shared_axes is None else list(shared_axes)
         else:
@@ -253,13 +256,7 @@ class PReLU(Layer):
         param_shape = list(input_shape[1:])
         for axis in self.shared_axes or ():
             param_shape[axis - 1] = 1
-        self.alpha = self.add_weight(
-            shape=tuple(param_shape),
-            name="alpha",
-            initializer=self.alpha_initializer,
-            regularizer=self.alpha_regularizer,
-            constraint=self.alpha_constraint,
-        )
+        self.alpha = add_weight_of(self, "alpha", tuple(param_shape))
 
     def call(self, inputs):
         positive = activations.relu(inputs)

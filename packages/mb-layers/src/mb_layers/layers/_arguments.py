@@ -19,6 +19,12 @@ _KINDS = (
     ("activation", activations.serialize),
 )
 
+_GETTERS = (
+    ("_initializer", initializers),
+    ("_regularizer", regularizers),
+    ("_constraint", constraints),
+)
+
 
 def _serializer(name):
     for suffix, serialize in _KINDS:
@@ -61,6 +67,30 @@ def weight_arguments(layer, *weights, initialized_only=(), activity_regularizer=
         names.append("activity_regularizer")
     names += [f"{weight}_constraint" for weight in weights]
     return serialized_arguments(layer, *names)
+
+
+def set_weight_arguments(layer, arguments, *weights):
+    """Sets ``layer.<weight>_initializer``, ``_regularizer`` and ``_constraint`` for each
+    weight from `arguments` (the ``__init__``'s ``locals()``), each through its module's
+    ``get`` (so a name, a config dict or an object is accepted, as in Keras)."""
+    for weight in weights:
+        for suffix, module in _GETTERS:
+            name = f"{weight}{suffix}"
+            setattr(layer, name, module.get(arguments[name]))
+
+
+def add_weight_of(layer, weight, shape, name=None, initializer=None, **options):
+    """``layer.add_weight`` for `weight` with the initializer, regularizer and constraint
+    the layer keeps as ``<weight>_initializer`` (and so on); `name` defaults to `weight`,
+    `initializer` overrides the kept one, other `options` go to ``add_weight``."""
+    return layer.add_weight(
+        shape=shape,
+        name=weight if name is None else name,
+        initializer=getattr(layer, f"{weight}_initializer") if initializer is None else initializer,
+        regularizer=getattr(layer, f"{weight}_regularizer"),
+        constraint=getattr(layer, f"{weight}_constraint"),
+        **options,
+    )
 
 
 def base_arguments(base_init, arguments):

@@ -1,8 +1,12 @@
 """Depthwise and separable convolutions: `DepthwiseConv1D/2D`, `SeparableConv1D/2D`."""
 
-from mb_layers import constraints, initializers, regularizers
 from mb_layers._ops import ops
-from mb_layers.layers._arguments import base_arguments, weight_arguments
+from mb_layers.layers._arguments import (
+    add_weight_of,
+    base_arguments,
+    set_weight_arguments,
+    weight_arguments,
+)
 from mb_layers.layers._convolutional import _2D, _BaseConv, _with_defaults
 
 
@@ -28,19 +32,12 @@ class _DepthwiseConv(_BaseConv):
     ):
         super().__init__(**base_arguments(_BaseConv.__init__, locals()))
         self.depth_multiplier = depth_multiplier
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
+        set_weight_arguments(self, locals(), "depthwise")
 
     def build(self, input_shape):
         channels = self._input_channels(input_shape)
-        self.kernel = self.add_weight(
-            name="kernel",
-            shape=(*self.kernel_size, channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer,
-            regularizer=self.depthwise_regularizer,
-            constraint=self.depthwise_constraint,
-        )
+        shape = (*self.kernel_size, channels, self.depth_multiplier)
+        self.kernel = add_weight_of(self, "depthwise", shape, name="kernel")
         self._add_bias(channels * self.depth_multiplier)
 
     def call(self, inputs):
@@ -167,29 +164,14 @@ class _SeparableConv(_BaseConv):
         super().__init__(**base_arguments(_BaseConv.__init__, locals()))
         self.filters = filters
         self.depth_multiplier = depth_multiplier
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
-        self.pointwise_constraint = constraints.get(pointwise_constraint)
+        set_weight_arguments(self, locals(), "depthwise", "pointwise")
 
     def build(self, input_shape):
         channels = self._input_channels(input_shape)
-        self.depthwise_kernel = self.add_weight(
-            name="depthwise_kernel",
-            shape=(*self.kernel_size, channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer,
-            regularizer=self.depthwise_regularizer,
-            constraint=self.depthwise_constraint,
-        )
-        self.pointwise_kernel = self.add_weight(
-            name="pointwise_kernel",
-            shape=((1,) * self._rank) + (channels * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer,
-            regularizer=self.pointwise_regularizer,
-            constraint=self.pointwise_constraint,
-        )
+        depthwise = (*self.kernel_size, channels, self.depth_multiplier)
+        pointwise = ((1,) * self._rank) + (channels * self.depth_multiplier, self.filters)
+        self.depthwise_kernel = add_weight_of(self, "depthwise", depthwise, "depthwise_kernel")
+        self.pointwise_kernel = add_weight_of(self, "pointwise", pointwise, "pointwise_kernel")
         self._add_bias(self.filters)
 
     def call(self, inputs):

@@ -10,7 +10,8 @@ from mb_layers import initializers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers._recurrent import _RNN_FLAGS, RNN
+from mb_layers.layers._arguments import add_weight_of
+from mb_layers.layers._recurrent import _CellOwner
 from mb_layers.layers._reshaping import _data_format, _int_tuple
 from mb_layers.layers._rnn_cells import LSTMCell, _project
 
@@ -56,19 +57,9 @@ class ConvLSTMCell(LSTMCell):
                 f"shape {tuple(inputs_shape)}."
             )
         width = 4 * self.filters
-        self.kernel = self.add_weight(
-            shape=(*self.kernel_size, self.input_dim, width),
-            name="kernel",
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-        )
-        self.recurrent_kernel = self.add_weight(
-            shape=(*self.kernel_size, self.filters, width),
-            name="recurrent_kernel",
-            initializer=self.recurrent_initializer,
-            regularizer=self.recurrent_regularizer,
-            constraint=self.recurrent_constraint,
+        self.kernel = add_weight_of(self, "kernel", (*self.kernel_size, self.input_dim, width))
+        self.recurrent_kernel = add_weight_of(
+            self, "recurrent", (*self.kernel_size, self.filters, width), name="recurrent_kernel"
         )
         bias_initializer = self.bias_initializer
         if self.unit_forget_bias:
@@ -84,13 +75,7 @@ class ConvLSTMCell(LSTMCell):
                 )
 
         self.bias = (
-            self.add_weight(
-                shape=(width,),
-                name="bias",
-                initializer=bias_initializer,
-                regularizer=self.bias_regularizer,
-                constraint=self.bias_constraint,
-            )
+            add_weight_of(self, "bias", (width,), initializer=bias_initializer)
             if self.use_bias
             else None
         )
@@ -164,7 +149,7 @@ class ConvLSTMCell(LSTMCell):
         return {**Layer.get_config(self), **self._cell_config()}
 
 
-class _ConvLSTM(RNN):
+class _ConvLSTM(_CellOwner):
     _rank = 2
 
     def __init__(
@@ -198,44 +183,9 @@ class _ConvLSTM(RNN):
         stateful=False,
         **kwargs,
     ):
-        dtype, trainable = kwargs.get("dtype"), kwargs.get("trainable", True)
-        cell = ConvLSTMCell(
-            self._rank,
-            filters,
-            kernel_size,
-            strides=strides,
-            padding=padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            recurrent_activation=recurrent_activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer,
-            bias_initializer=bias_initializer,
-            unit_forget_bias=unit_forget_bias,
-            kernel_regularizer=kernel_regularizer,
-            recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer,
-            kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint,
-            bias_constraint=bias_constraint,
-            dropout=dropout,
-            recurrent_dropout=recurrent_dropout,
-            seed=seed,
-            name="conv_lstm_cell",
-            dtype=dtype,
-            trainable=trainable,
-        )
-        super().__init__(
-            cell,
-            return_sequences=return_sequences,
-            return_state=return_state,
-            go_backwards=go_backwards,
-            stateful=stateful,
-            activity_regularizer=activity_regularizer,
-            **kwargs,
-        )
+        cell_kwargs, rnn_kwargs = self._split_arguments(locals())
+        cell = ConvLSTMCell(self._rank, name="conv_lstm_cell", **cell_kwargs)
+        super().__init__(cell, **rnn_kwargs)
         self.input_spec = InputSpec(ndim=self._rank + 3)
         # As Keras, whose cell declares no size (the state's shape follows the input's).
         self.state_size, self.single_state = [-1], True
@@ -250,24 +200,12 @@ class _ConvLSTM(RNN):
         return output
 
     def get_config(self):
-        config = Layer.get_config(self)
-        config.update({flag: getattr(self, flag) for flag in _RNN_FLAGS})
-        cell_config = self.cell.get_config()
-        for key in ("name", "trainable", "dtype"):
-            cell_config.pop(key, None)
+        config, cell_config = self._layer_and_cell_config()
         config.update(cell_config)
         return config
 
-    @classmethod
-    def from_config(cls, config):
-        return Layer.from_config.__func__(cls, config)
 
-
-def _cell_property(name):
-    return property(lambda self: getattr(self.cell, name), doc=f"The cell's `{name}`.")
-
-
-for _name in (
+_ConvLSTM._delegate_to_cell(
     "filters",
     "kernel_size",
     "strides",
@@ -289,8 +227,7 @@ for _name in (
     "bias_constraint",
     "dropout",
     "recurrent_dropout",
-):
-    setattr(_ConvLSTM, _name, _cell_property(_name))
+)
 
 
 class ConvLSTM1D(_ConvLSTM):

@@ -1,8 +1,12 @@
 """Transposed convolutions: `Conv1DTranspose`, `Conv2DTranspose`, `Conv3DTranspose`."""
 
-from mb_layers import constraints, initializers, regularizers
 from mb_layers._ops import ops
-from mb_layers.layers._arguments import base_arguments, weight_arguments
+from mb_layers.layers._arguments import (
+    add_weight_of,
+    base_arguments,
+    set_weight_arguments,
+    weight_arguments,
+)
 from mb_layers.layers._convolutional import _2D, _BaseConv, _with_defaults
 from mb_layers.layers._reshaping import _int_tuple
 
@@ -35,19 +39,11 @@ class _ConvTranspose(_BaseConv):
             if output_padding is None
             else _int_tuple(output_padding, self._rank, "output_padding")
         )
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
+        set_weight_arguments(self, locals(), "kernel")
 
     def build(self, input_shape):
         channels = self._input_channels(input_shape)
-        self.kernel = self.add_weight(
-            name="kernel",
-            shape=(*self.kernel_size, self.filters, channels),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-        )
+        self.kernel = add_weight_of(self, "kernel", (*self.kernel_size, self.filters, channels))
         self._add_bias(self.filters)
 
     def call(self, inputs):
@@ -211,22 +207,4 @@ class Conv3DTranspose(_ConvTranspose):
         bias_constraint=None,
         **kwargs,
     ):
-        super().__init__(
-            filters,
-            kernel_size,
-            strides=strides,
-            padding=padding,
-            output_padding=output_padding,
-            data_format=data_format,
-            dilation_rate=dilation_rate,
-            activation=activation,
-            use_bias=use_bias,
-            kernel_initializer=kernel_initializer,
-            bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer,
-            bias_regularizer=bias_regularizer,
-            activity_regularizer=activity_regularizer,
-            kernel_constraint=kernel_constraint,
-            bias_constraint=bias_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_ConvTranspose.__init__, locals()))

@@ -3,12 +3,18 @@
 import types
 
 from mb_graph._operation import default
-from mb_layers import activations, constraints, initializers, regularizers
+from mb_layers import activations
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.layers import _quantized
-from mb_layers.layers._arguments import base_arguments, serialized_arguments, weight_arguments
+from mb_layers.layers._arguments import (
+    add_weight_of,
+    base_arguments,
+    serialized_arguments,
+    set_weight_arguments,
+    weight_arguments,
+)
 from mb_layers.layers._reshaping import _data_format, _int_tuple
 
 _PADDINGS = ("valid", "same", "causal")
@@ -66,9 +72,7 @@ class _BaseConv(Layer):
         self.data_format = _data_format(data_format)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_arguments(self, locals(), "bias")
         self.input_spec = InputSpec(min_ndim=self._rank + 2)
 
     def _channel_axis(self):
@@ -92,13 +96,7 @@ class _BaseConv(Layer):
         if not self.use_bias:
             self.bias = None
             return
-        self.bias = self.add_weight(
-            name="bias",
-            shape=(size,),
-            initializer=self.bias_initializer,
-            regularizer=self.bias_regularizer,
-            constraint=self.bias_constraint,
-        )
+        self.bias = add_weight_of(self, "bias", (size,))
 
     def _finish(self, outputs):
         if self.bias is not None:
@@ -162,9 +160,7 @@ class _Conv(_BaseConv):
             raise ValueError(f"`filters` ({filters}) must be divisible by `groups` ({groups}).")
         self.filters = filters
         self.groups = groups
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
+        set_weight_arguments(self, locals(), "kernel")
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
         self.lora_enabled = False
@@ -176,13 +172,8 @@ class _Conv(_BaseConv):
                 f"{type(self).__name__}: the {channels} input channels are not divisible by "
                 f"groups={self.groups}."
             )
-        self._kernel = self.add_weight(
-            name="kernel",
-            shape=(*self.kernel_size, channels // self.groups, self.filters),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-        )
+        shape = (*self.kernel_size, channels // self.groups, self.filters)
+        self._kernel = add_weight_of(self, "kernel", shape)
         self._add_bias(self.filters)
         self.input_spec = InputSpec(min_ndim=self._rank + 2, axes={self._channel_axis(): channels})
         self.built = True

@@ -1,12 +1,11 @@
 """Core layers without a kernel contraction: `Embedding`, `Identity`, `Masking`."""
 
 from mb_graph import KerasTensor, tree
-from mb_layers import constraints, initializers, regularizers
 from mb_layers._layer import Layer
 from mb_layers._masking import set_keras_mask
 from mb_layers._ops import ops
 from mb_layers.layers import _quantized
-from mb_layers.layers._arguments import weight_arguments
+from mb_layers.layers._arguments import add_weight_of, set_weight_arguments, weight_arguments
 from mb_ops import dtypes
 from mb_ops.quantizers import dequantize_with_sz_map, unpack_int4
 
@@ -50,9 +49,7 @@ class Embedding(Layer):
         super().__init__(**kwargs)
         self.input_dim = input_dim
         self.output_dim = output_dim
-        self.embeddings_initializer = initializers.get(embeddings_initializer)
-        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        set_weight_arguments(self, locals(), "embeddings")
         self.mask_zero = mask_zero
         self.supports_masking = mask_zero
         self.autocast = False
@@ -73,14 +70,7 @@ class Embedding(Layer):
         if mode:
             self.quantized_build(shape, mode=mode, config=self.quantization_config)
         if mode not in ("int8", "int4"):
-            self._embeddings = self.add_weight(
-                name="embeddings",
-                shape=shape,
-                initializer=self.embeddings_initializer,
-                regularizer=self.embeddings_regularizer,
-                constraint=self.embeddings_constraint,
-                trainable=True,
-            )
+            self._embeddings = add_weight_of(self, "embeddings", shape, trainable=True)
         self.built = True
         if self.lora_rank:
             self.enable_lora(self.lora_rank, lora_alpha=self.lora_alpha)

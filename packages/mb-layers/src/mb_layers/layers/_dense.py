@@ -1,15 +1,21 @@
 """`Dense`: ``activation(inputs @ kernel + bias)`` on the last axis."""
 
-from mb_layers import activations, constraints, initializers, regularizers
+from mb_layers import activations
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.layers import _quantized, _quantized_float8, _quantized_gptq
-from mb_layers.layers._arguments import serialized_arguments, weight_arguments
+from mb_layers.layers._arguments import (
+    add_weight_of,
+    serialized_arguments,
+    set_weight_arguments,
+    weight_arguments,
+)
+from mb_layers.layers._kernel_variables import KernelVariables
 from mb_ops.quantizers import unpack_int4
 
 
-class Dense(Layer):
+class Dense(KernelVariables, Layer):
     """A densely connected layer on the last axis of its input.
 
     Args:
@@ -52,12 +58,7 @@ class Dense(Layer):
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_arguments(self, locals(), "kernel", "bias")
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
         self.lora_enabled = False
@@ -77,21 +78,9 @@ class Dense(Layer):
         if mode:
             self.quantized_build(kernel_shape, mode=mode, config=self.quantization_config)
         if mode not in ("int8", "int4", "gptq", "awq"):
-            self._kernel = self.add_weight(
-                name="kernel",
-                shape=kernel_shape,
-                initializer=self.kernel_initializer,
-                regularizer=self.kernel_regularizer,
-                constraint=self.kernel_constraint,
-            )
+            self._kernel = add_weight_of(self, "kernel", kernel_shape)
         if self.use_bias:
-            self.bias = self.add_weight(
-                name="bias",
-                shape=(self.units,),
-                initializer=self.bias_initializer,
-                regularizer=self.bias_regularizer,
-                constraint=self.bias_constraint,
-            )
+            self.bias = add_weight_of(self, "bias", (self.units,))
         else:
             self.bias = None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
@@ -157,53 +146,6 @@ class Dense(Layer):
             a_initializer,
             b_initializer,
         )
-
-    @property
-    def variable_serialization_spec(self):
-        """The variables each quantization mode saves, in their order in files."""
-        return {
-            None: ["kernel", "bias"],
-            "int8": ["kernel", "bias", "kernel_scale"],
-            "int4": ["kernel", "bias", "kernel_scale", "kernel_zero", "g_idx"],
-            "float8": [
-                "kernel",
-                "bias",
-                "inputs_scale",
-                "inputs_amax_history",
-                "kernel_scale",
-                "kernel_amax_history",
-                "outputs_grad_scale",
-                "outputs_grad_amax_history",
-            ],
-            "gptq": ["bias", "quantized_kernel", "kernel_scale", "kernel_zero", "g_idx"],
-            "awq": [
-                "bias",
-                "quantized_kernel",
-                "kernel_scale",
-                "kernel_zero",
-                "awq_scales",
-                "g_idx",
-            ],
-        }
-
-    def save_own_variables(self, store):
-        if not self.built:
-            return
-        if not _quantized.uses_spec(self):
-            return super().save_own_variables(store)
-        _quantized.save_kernel_layer(self, store, "kernel", self._merged_kernel())
-
-    def load_own_variables(self, store):
-        if not self.built:
-            return
-        if not _quantized.uses_spec(self):
-            return super().load_own_variables(store)
-        _quantized_gptq.check_file(self, store)
-        _quantized.load_kernel_layer(self, store, "kernel")
-        _quantized_gptq.mark_loaded(self)
-
-    # Files then hold the generic layout: mb-saving checks and loads it the stock way.
-    load_own_variables.stock_when = _quantized.generic_layout
 
     def _merged_kernel(self):
         """``(kernel, scale, zero)`` to save: LoRA merged (and re-quantized) as Keras."""

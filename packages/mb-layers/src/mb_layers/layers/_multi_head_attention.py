@@ -3,11 +3,10 @@
 import math
 
 from mb_graph import KerasTensor
-from mb_layers import constraints, initializers, regularizers
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers.layers._activation_layers import Softmax, _large_negative
-from mb_layers.layers._arguments import base_arguments, weight_arguments
+from mb_layers.layers._arguments import base_arguments, set_weight_arguments, weight_arguments
 from mb_layers.layers._attention import _LETTERS, _combine_masks
 from mb_layers.layers._einsum_dense import EinsumDense
 from mb_layers.layers._regularization import Dropout
@@ -73,12 +72,7 @@ class _ProjectedAttention(Layer):
         self.supports_masking = True
         self.dropout = dropout
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_arguments(self, locals(), "kernel", "bias")
         self.seed = seed
 
     def _dense_kwargs(self):

@@ -2,11 +2,11 @@
 
 import warnings
 
-from mb_layers import constraints, initializers, regularizers
+from mb_layers import initializers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers._arguments import weight_arguments
+from mb_layers.layers._arguments import add_weight_of, set_weight_arguments, weight_arguments
 from mb_ops import dtypes
 
 _LOW_PRECISION = ("float16", "bfloat16")
@@ -34,37 +34,12 @@ class _ScaleCenter(Layer):
         super().__init__(**kwargs)
         self.center = center
         self.scale = scale
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
+        set_weight_arguments(self, locals(), "beta", "gamma")
         self.supports_masking = True
 
     def _add_gamma_beta(self, shape):
-        self.gamma = (
-            self.add_weight(
-                shape=shape,
-                name="gamma",
-                initializer=self.gamma_initializer,
-                regularizer=self.gamma_regularizer,
-                constraint=self.gamma_constraint,
-            )
-            if self.scale
-            else None
-        )
-        self.beta = (
-            self.add_weight(
-                shape=shape,
-                name="beta",
-                initializer=self.beta_initializer,
-                regularizer=self.beta_regularizer,
-                constraint=self.beta_constraint,
-            )
-            if self.center
-            else None
-        )
+        self.gamma = add_weight_of(self, "gamma", shape) if self.scale else None
+        self.beta = add_weight_of(self, "beta", shape) if self.center else None
 
     def _scale_center_config(self, initialized_only=()):
         return {

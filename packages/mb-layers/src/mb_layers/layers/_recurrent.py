@@ -225,7 +225,52 @@ class RNN(Layer):
         return cls(cell, **config)
 
 
-class _CellRNN(RNN):
+class _CellOwner(RNN):
+    """A recurrent layer that builds its own cell out of its constructor's arguments
+    (SimpleRNN, LSTM, GRU, the ConvLSTMs); its config is the cell's and the loop flags."""
+
+    @staticmethod
+    def _split_arguments(arguments):
+        """(cell keywords, layer keywords) out of the constructor's ``locals()``.
+
+        Keras's split: the layer takes the loop flags, ``activity_regularizer`` and the
+        base-layer keywords; the cell takes every other argument, and the layer's
+        ``dtype`` and ``trainable``.
+        """
+        arguments = {k: v for k, v in arguments.items() if k not in ("self", "__class__")}
+        rnn_kwargs = {name: arguments.pop(name) for name in _LOOP_ARGUMENTS if name in arguments}
+        rnn_kwargs.update(arguments.pop("kwargs"))
+        for key in ("dtype", "trainable"):
+            if key in rnn_kwargs:
+                arguments[key] = rnn_kwargs[key]
+        return arguments, rnn_kwargs
+
+    def _layer_and_cell_config(self):
+        """The layer's own config with the loop flags, and the cell's without its name,
+        ``trainable`` and ``dtype`` (the layer's config holds those)."""
+        config = Layer.get_config(self)
+        config.update({flag: getattr(self, flag) for flag in _RNN_FLAGS})
+        cell_config = self.cell.get_config()
+        for key in ("name", "trainable", "dtype"):
+            cell_config.pop(key, None)
+        return config, cell_config
+
+    @classmethod
+    def from_config(cls, config):
+        return Layer.from_config.__func__(cls, config)
+
+    @classmethod
+    def _delegate_to_cell(cls, *names):
+        """Read-only properties giving the cell's attributes of these names."""
+        for name in names:
+            setattr(cls, name, _cell_property(name))
+
+
+def _cell_property(name):
+    return property(lambda self: getattr(self.cell, name), doc=f"The cell's `{name}`.")
+
+
+class _CellRNN(_CellOwner):
     """A recurrent layer that owns its cell (SimpleRNN, LSTM, GRU)."""
 
     _cell_class = SimpleRNNCell
@@ -238,13 +283,10 @@ class _CellRNN(RNN):
         base-layer keywords; the cell takes every other argument (and
         ``implementation``, given as a keyword, when the cell has one).
         """
-        arguments = {k: v for k, v in arguments.items() if k not in ("self", "__class__")}
-        rnn_kwargs = {name: arguments.pop(name) for name in _LOOP_ARGUMENTS}
-        rnn_kwargs.update(arguments.pop("kwargs"))
-        units = arguments.pop("units")
+        cell_kwargs, rnn_kwargs = self._split_arguments(arguments)
+        units = cell_kwargs.pop("units")
         # SimpleRNN takes use_cudnn as a keyword only, as Keras's does.
-        use_cudnn = arguments.pop("use_cudnn", rnn_kwargs.pop("use_cudnn", "auto"))
-        cell_kwargs = arguments
+        use_cudnn = cell_kwargs.pop("use_cudnn", rnn_kwargs.pop("use_cudnn", "auto"))
         if "implementation" in rnn_kwargs and hasattr(self._cell_class, "_set_implementation"):
             cell_kwargs["implementation"] = rnn_kwargs.pop("implementation")
         if use_cudnn not in ("auto", True, False):
@@ -252,8 +294,7 @@ class _CellRNN(RNN):
                 f"{type(self).__name__}: `use_cudnn` must be 'auto', True or False. "
                 f"Received: use_cudnn={use_cudnn!r}."
             )
-        shared = {key: rnn_kwargs[key] for key in ("dtype", "trainable") if key in rnn_kwargs}
-        cell = self._cell_class(units, name=self._cell_name, **shared, **cell_kwargs)
+        cell = self._cell_class(units, name=self._cell_name, **cell_kwargs)
         RNN.__init__(self, cell, **rnn_kwargs)
         self.input_spec = InputSpec(ndim=3)
         self.use_cudnn = use_cudnn
@@ -285,24 +326,43 @@ class _CellRNN(RNN):
             )
         return None
 
+    # The backend's fused function of the layer (`rnn.lstm`, `rnn.gru`), how many
+    # states it takes, and the cell attributes it takes besides the common ones.
+    _fused_op = None
+    _fused_states = 1
+    _fused_cell_options = ()
+
     def _fused_kernel(self):
-        return None
+        if self._fused_op is None:
+            return None
+        cell = self.cell
+        options = {name: getattr(cell, name) for name in self._fused_cell_options}
+
+        def run(sequences, states, mask):
+            return getattr(backends.backend_module("rnn"), self._fused_op)(
+                sequences,
+                *states[: self._fused_states],
+                mask,
+                kernel=cell.kernel,
+                recurrent_kernel=cell.recurrent_kernel,
+                bias=cell.bias,
+                activation=cell.activation,
+                recurrent_activation=cell.recurrent_activation,
+                return_sequences=self.return_sequences,
+                go_backwards=self.go_backwards,
+                unroll=self.unroll,
+                **options,
+            )
+
+        return run
 
     def get_config(self):
-        config = Layer.get_config(self)
-        config.update({flag: getattr(self, flag) for flag in _RNN_FLAGS})
-        cell_config = self.cell.get_config()
-        for key in ("name", "trainable", "dtype"):
-            cell_config.pop(key, None)
+        config, cell_config = self._layer_and_cell_config()
         seed = cell_config.pop("seed", None)
         config.update(cell_config)
         config.update(serialized_arguments(self, "activity_regularizer"))
         config["seed"] = seed
         return config
-
-    @classmethod
-    def from_config(cls, config):
-        return Layer.from_config.__func__(cls, config)
 
 
 _LOOP_ARGUMENTS = (
@@ -315,11 +375,7 @@ _LOOP_ARGUMENTS = (
 )
 
 
-def _cell_property(name):
-    return property(lambda self: getattr(self.cell, name), doc=f"The cell's `{name}`.")
-
-
-for _name in (
+_CellRNN._delegate_to_cell(
     "units",
     "activation",
     "recurrent_activation",
@@ -337,8 +393,7 @@ for _name in (
     "recurrent_dropout",
     "unit_forget_bias",
     "reset_after",
-):
-    setattr(_CellRNN, _name, _cell_property(_name))
+)
 
 
 class SimpleRNN(_CellRNN):
@@ -455,6 +510,7 @@ class LSTM(_CellRNN):
 
     _cell_class = LSTMCell
     _cell_name = "lstm_cell"
+    _fused_op, _fused_states = "lstm", 2
 
     def __init__(
         self,
@@ -485,27 +541,6 @@ class LSTM(_CellRNN):
         **kwargs,
     ):
         self._init_cell_rnn(locals())
-
-    def _fused_kernel(self):
-        cell = self.cell
-
-        def run(sequences, states, mask):
-            return backends.backend_module("rnn").lstm(
-                sequences,
-                states[0],
-                states[1],
-                mask,
-                kernel=cell.kernel,
-                recurrent_kernel=cell.recurrent_kernel,
-                bias=cell.bias,
-                activation=cell.activation,
-                recurrent_activation=cell.recurrent_activation,
-                return_sequences=self.return_sequences,
-                go_backwards=self.go_backwards,
-                unroll=self.unroll,
-            )
-
-        return run
 
 
 class GRU(_CellRNN):
@@ -553,6 +588,7 @@ class GRU(_CellRNN):
 
     _cell_class = GRUCell
     _cell_name = "gru_cell"
+    _fused_op, _fused_cell_options = "gru", ("reset_after",)
 
     def __init__(
         self,
@@ -583,24 +619,3 @@ class GRU(_CellRNN):
         **kwargs,
     ):
         self._init_cell_rnn(locals())
-
-    def _fused_kernel(self):
-        cell = self.cell
-
-        def run(sequences, states, mask):
-            return backends.backend_module("rnn").gru(
-                sequences,
-                states[0],
-                mask,
-                kernel=cell.kernel,
-                recurrent_kernel=cell.recurrent_kernel,
-                bias=cell.bias,
-                activation=cell.activation,
-                recurrent_activation=cell.recurrent_activation,
-                return_sequences=self.return_sequences,
-                go_backwards=self.go_backwards,
-                unroll=self.unroll,
-                reset_after=cell.reset_after,
-            )
-
-        return run

@@ -3,11 +3,17 @@
 A cell computes one step: ``output, new_states = cell(inputs, states)``.
 """
 
-from mb_layers import _registry, activations, constraints, initializers, regularizers
+from mb_layers import _registry, activations, initializers
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
 from mb_layers._ops import random as random_ops
-from mb_layers.layers._arguments import base_arguments, serialized_arguments, weight_arguments
+from mb_layers.layers._arguments import (
+    add_weight_of,
+    base_arguments,
+    serialized_arguments,
+    set_weight_arguments,
+    weight_arguments,
+)
 from mb_ops.random import SeedGenerator
 
 
@@ -113,15 +119,7 @@ class _GatedCell(_DropoutCell):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        set_weight_arguments(self, locals(), "kernel", "recurrent", "bias")
         self._init_dropout(dropout, recurrent_dropout, seed)
         self.output_size = units
 
@@ -134,28 +132,12 @@ class _GatedCell(_DropoutCell):
 
     def _build_kernels(self, input_dim, bias_shape, bias_initializer):
         width = self._gates * self.units
-        self.kernel = self.add_weight(
-            shape=(input_dim, width),
-            name="kernel",
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer,
-            constraint=self.kernel_constraint,
-        )
-        self.recurrent_kernel = self.add_weight(
-            shape=(self.units, width),
-            name="recurrent_kernel",
-            initializer=self.recurrent_initializer,
-            regularizer=self.recurrent_regularizer,
-            constraint=self.recurrent_constraint,
+        self.kernel = add_weight_of(self, "kernel", (input_dim, width))
+        self.recurrent_kernel = add_weight_of(
+            self, "recurrent", (self.units, width), name="recurrent_kernel"
         )
         self.bias = (
-            self.add_weight(
-                shape=bias_shape,
-                name="bias",
-                initializer=bias_initializer,
-                regularizer=self.bias_regularizer,
-                constraint=self.bias_constraint,
-            )
+            add_weight_of(self, "bias", bias_shape, initializer=bias_initializer)
             if self.use_bias
             else None
         )

@@ -8,10 +8,6 @@ the check), the weights to set, the inputs and call keyword arguments. Keras
 builds the layer on the inputs, takes the weights, and returns its outputs.
 """
 
-import json
-import os
-import tempfile
-
 import numpy as np
 
 from mb_layers import _registry
@@ -19,12 +15,6 @@ from mb_layers._ops import ops
 from mb_ops import testing
 
 _SCRIPT = r"""
-import json, sys
-import numpy as np
-import keras
-folder = sys.argv[1]
-cases = json.load(open(f"{folder}/cases.json"))
-arrays = np.load(f"{folder}/arrays.npz")
 results = {}
 def decode(value):
     if isinstance(value, dict) and "__ndarray__" in value:
@@ -73,40 +63,35 @@ def keras_outputs(cases):
     one argument. Array call arguments named ``*mask`` are supported. Returns
     one list of output arrays per case.
     """
-    with tempfile.TemporaryDirectory() as folder:
-        meta, arrays = [], {}
-        for i, (layer, inputs, kwargs) in enumerate(cases):
-            is_list = isinstance(inputs, (list, tuple))
-            positional = isinstance(inputs, tuple)
-            flat = list(inputs) if is_list else [inputs]
-            weights = layer.get_weights()
-            for j, x in enumerate(flat):
-                arrays[f"{i}_in_{j}"] = ops.convert_to_numpy(x)
-            for k, w in enumerate(weights):
-                arrays[f"{i}_w_{k}"] = w
-            meta.append(
-                {
-                    "config": _registry.serialize(layer),
-                    "num_inputs": len(flat),
-                    "is_list": is_list,
-                    "positional": positional,
-                    "num_weights": len(weights),
-                    "kwargs": _jsonable(kwargs),
-                }
-            )
-        with open(os.path.join(folder, "cases.json"), "w") as f:
-            json.dump(meta, f)
-        np.savez(os.path.join(folder, "arrays.npz"), **arrays)
-        testing.run_keras(_SCRIPT, folder, backend="numpy")
-        found = np.load(os.path.join(folder, "results.npz"))
-        out = []
-        for i in range(len(cases)):
-            keys = sorted(
-                (k for k in found.files if k.startswith(f"{i}_out_")),
-                key=lambda k: int(k.rsplit("_", 1)[1]),
-            )
-            out.append([found[k] for k in keys])
-        return out
+    meta, arrays = [], {}
+    for i, (layer, inputs, kwargs) in enumerate(cases):
+        is_list = isinstance(inputs, (list, tuple))
+        positional = isinstance(inputs, tuple)
+        flat = list(inputs) if is_list else [inputs]
+        weights = layer.get_weights()
+        for j, x in enumerate(flat):
+            arrays[f"{i}_in_{j}"] = ops.convert_to_numpy(x)
+        for k, w in enumerate(weights):
+            arrays[f"{i}_w_{k}"] = w
+        meta.append(
+            {
+                "config": _registry.serialize(layer),
+                "num_inputs": len(flat),
+                "is_list": is_list,
+                "positional": positional,
+                "num_weights": len(weights),
+                "kwargs": _jsonable(kwargs),
+            }
+        )
+    found = testing.keras_cases(_SCRIPT, meta, arrays, backend="numpy")
+    out = []
+    for i in range(len(cases)):
+        keys = sorted(
+            (k for k in found if k.startswith(f"{i}_out_")),
+            key=lambda k: int(k.rsplit("_", 1)[1]),
+        )
+        out.append([found[k] for k in keys])
+    return out
 
 
 def compare_with_keras(cases, atol=1e-5, rtol=1e-5):

@@ -33,8 +33,11 @@ from mb_ops.testing._random_checks import run_random_check as run_random_check
 from mb_ops.testing._skips import declared_ops_only as declared_ops_only
 from mb_ops.testing._skips import is_declared_unsupported as is_declared_unsupported
 from mb_ops.testing._suites import ENGINES as ENGINES
+from mb_ops.testing._suites import KERAS_CASES_HEAD as KERAS_CASES_HEAD
+from mb_ops.testing._suites import check_doctests as check_doctests
 from mb_ops.testing._suites import conformance_tests as conformance_tests
 from mb_ops.testing._suites import engines_loaded_by as engines_loaded_by
+from mb_ops.testing._suites import keras_cases as keras_cases
 from mb_ops.testing._suites import keras_json as keras_json
 from mb_ops.testing._suites import run_keras as run_keras
 
@@ -68,6 +71,7 @@ def covered_ops() -> set[str]:
 
 __all__ = [
     "ENGINES",
+    "KERAS_CASES_HEAD",
     "OPTIONAL",
     "REQUIRED",
     "TOLERANCES",
@@ -77,12 +81,14 @@ __all__ = [
     "cases",
     "check_backend_contract",
     "check_backend_signatures",
+    "check_doctests",
     "check_unsupported",
     "conformance_tests",
     "covered_ops",
     "declared_ops_only",
     "engines_loaded_by",
     "is_declared_unsupported",
+    "keras_cases",
     "provided_by_backend",
     "pytest_cases",
     "pytest_random_checks",

@@ -109,3 +109,53 @@ def keras_json(script: str, *args: str, **options: Any) -> Any:
     """``run_keras(script, *args, **options)``, and the JSON of the last line it printed
     (the way the tests that compare mb with Keras hand Keras's results back)."""
     return json.loads(run_keras(script, *args, **options).stdout.strip().splitlines()[-1])
+
+
+KERAS_CASES_HEAD = r"""
+import json, sys
+import numpy as np
+import keras
+folder = sys.argv[1]
+cases = json.load(open(f"{folder}/cases.json"))
+arrays = np.load(f"{folder}/arrays.npz")
+"""
+"""The start of every `keras_cases` script: ``folder``, ``cases`` (the JSON list) and
+``arrays`` (the ``.npz`` of named arrays) are defined after it."""
+
+
+def keras_cases(script: str, cases: Any, arrays: dict[str, Any], **options: Any) -> Any:
+    """Run ``KERAS_CASES_HEAD + script`` in Keras 3 (`run_keras`, with ``options``) on
+    ``cases`` (anything JSON) and ``arrays`` (``{name: array}``), and return the arrays
+    the script saved with ``np.savez(f"{folder}/results.npz", ...)`` as a dict.
+
+    The way the tests that compare many cases with Keras hand them over in one
+    subprocess: JSON for the settings, one ``.npz`` for the arrays, both ways.
+    """
+    import tempfile
+
+    import numpy as np
+
+    with tempfile.TemporaryDirectory() as folder:
+        with open(os.path.join(folder, "cases.json"), "w") as f:
+            json.dump(cases, f)
+        np.savez(os.path.join(folder, "arrays.npz"), **arrays)
+        run_keras(KERAS_CASES_HEAD + script, folder, **options)
+        with np.load(os.path.join(folder, "results.npz")) as found:
+            return {name: found[name] for name in found.files}
+
+
+def check_doctests(module: Any, flags: int | None = None, **extraglobs: Any) -> None:
+    """Run the docstring examples of ``module`` (a module or its dotted name) with
+    ``extraglobs`` in their namespace; assert there is at least one and none fails.
+
+    ``flags``: the doctest option flags (default ``ELLIPSIS``).
+    """
+    import doctest
+    import importlib
+
+    if isinstance(module, str):
+        module = importlib.import_module(module)
+    flags = doctest.ELLIPSIS if flags is None else flags
+    result = doctest.testmod(module, extraglobs=extraglobs, optionflags=flags)
+    assert result.attempted > 0, f"{module.__name__} has no examples"
+    assert result.failed == 0, f"{result.failed} example(s) of {module.__name__} failed"

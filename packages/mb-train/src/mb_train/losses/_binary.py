@@ -1,6 +1,7 @@
 """Binary cross-entropy and its focal variant: one independent yes/no per entry."""
 
 from mb_ops import ops
+from mb_train._arguments import passed_arguments
 from mb_train.losses._serialization import builtin
 from mb_train.losses._wrapper import BuiltinLossWrapper
 
@@ -93,15 +94,7 @@ class BinaryCrossentropy(BuiltinLossWrapper):
         name="binary_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            binary_crossentropy,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-        )
+        super().__init__(binary_crossentropy, **passed_arguments(locals()))
 
 
 @builtin
@@ -128,15 +121,4 @@ class BinaryFocalCrossentropy(BuiltinLossWrapper):
         name="binary_focal_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            binary_focal_crossentropy,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-            apply_class_balancing=apply_class_balancing,
-            alpha=alpha,
-            gamma=gamma,
-        )
+        super().__init__(binary_focal_crossentropy, **passed_arguments(locals()))

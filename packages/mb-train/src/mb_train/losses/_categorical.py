@@ -5,6 +5,7 @@ import warnings
 
 from mb_layers import set_keras_mask
 from mb_ops import config, ops
+from mb_train._arguments import passed_arguments
 from mb_train.losses._serialization import builtin
 from mb_train.losses._wrapper import BuiltinLossWrapper
 
@@ -177,15 +178,7 @@ class CategoricalCrossentropy(BuiltinLossWrapper):
         name="categorical_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            categorical_crossentropy,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-        )
+        super().__init__(categorical_crossentropy, **passed_arguments(locals()))
 
 
 @builtin
@@ -210,17 +203,7 @@ class CategoricalFocalCrossentropy(BuiltinLossWrapper):
         name="categorical_focal_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            categorical_focal_crossentropy,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-            alpha=alpha,
-            gamma=gamma,
-        )
+        super().__init__(categorical_focal_crossentropy, **passed_arguments(locals()))
 
 
 @builtin
@@ -248,15 +231,7 @@ class SparseCategoricalCrossentropy(BuiltinLossWrapper):
         name="sparse_categorical_crossentropy",
         dtype=None,
     ):
-        super().__init__(
-            sparse_categorical_crossentropy,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            from_logits=from_logits,
-            ignore_class=ignore_class,
-            axis=axis,
-        )
+        super().__init__(sparse_categorical_crossentropy, **passed_arguments(locals()))
 
 
 @builtin
@@ -277,10 +252,4 @@ class CategoricalGeneralizedCrossEntropy(BuiltinLossWrapper):
                 f"CategoricalGeneralizedCrossEntropy needs q in the open interval (0, 1). "
                 f"Received: q={q!r}."
             )
-        super().__init__(
-            categorical_generalized_cross_entropy,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            q=q,
-        )
+        super().__init__(categorical_generalized_cross_entropy, **passed_arguments(locals()))

@@ -2,6 +2,7 @@
 
 from mb_layers import set_keras_mask
 from mb_ops import ops
+from mb_train._arguments import passed_arguments
 from mb_train.losses._serialization import builtin
 from mb_train.losses._wrapper import BuiltinLossWrapper
 
@@ -93,12 +94,4 @@ class Circle(BuiltinLossWrapper):
         name="circle",
         dtype=None,
     ):
-        super().__init__(
-            circle,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            gamma=gamma,
-            margin=margin,
-            remove_diagonal=remove_diagonal,
-        )
+        super().__init__(circle, **passed_arguments(locals()))

@@ -1,6 +1,7 @@
 """Overlap losses for segmentation: Dice and Tversky."""
 
 from mb_ops import config, ops
+from mb_train._arguments import passed_arguments
 from mb_train.losses._serialization import builtin
 from mb_train.losses._wrapper import BuiltinLossWrapper
 
@@ -88,12 +89,4 @@ class Tversky(BuiltinLossWrapper):
         self, alpha=0.5, beta=0.5, reduction=_DEFAULT, name="tversky", axis=None, dtype=None
     ):
         axis = _axis(axis)
-        super().__init__(
-            tversky,
-            name=name,
-            reduction=reduction,
-            dtype=dtype,
-            alpha=alpha,
-            beta=beta,
-            axis=axis,
-        )
+        super().__init__(tversky, **passed_arguments(locals()))

@@ -59,12 +59,7 @@ class _AtConstraint(Metric):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         th.update_confusion_variables(
-            {
-                th.TP: self.true_positives,
-                th.FP: self.false_positives,
-                th.TN: self.true_negatives,
-                th.FN: self.false_negatives,
-            },
+            th.confusion_variables(self),
             y_true,
             y_pred,
             self.thresholds,

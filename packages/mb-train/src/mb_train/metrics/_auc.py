@@ -157,12 +157,7 @@ class AUC(Metric):
         if self._from_logits:
             y_pred = ops.sigmoid(y_pred)
         th.update_confusion_variables(
-            {
-                th.TP: self.true_positives,
-                th.FP: self.false_positives,
-                th.TN: self.true_negatives,
-                th.FN: self.false_negatives,
-            },
+            th.confusion_variables(self),
             y_true,
             y_pred,
             self._thresholds,

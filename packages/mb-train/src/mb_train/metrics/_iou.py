@@ -8,6 +8,7 @@ import warnings
 
 import mb_ops
 from mb_ops import dtypes, ops
+from mb_train._arguments import passed_arguments
 from mb_train.metrics import _shapes
 from mb_train.metrics._metric import Metric
 
@@ -17,6 +18,15 @@ def confusion_matrix(labels, predictions, num_classes, weights, dtype):
     ids = ops.cast(labels, "int32") * num_classes + ops.cast(predictions, "int32")
     counts = ops.segment_sum(ops.cast(weights, dtype), ids, num_segments=num_classes**2)
     return ops.reshape(counts, (num_classes, num_classes))
+
+
+class _OneHotLabels:
+    """The one-hot variants' config: their base's without ``sparse_y_true``."""
+
+    def get_config(self):
+        config = super().get_config()
+        del config["sparse_y_true"]
+        return config
 
 
 class _IoUBase(Metric):
@@ -225,16 +235,8 @@ class MeanIoU(IoU):
         sparse_y_pred=True,
         axis=-1,
     ):
-        super().__init__(
-            num_classes,
-            list(range(num_classes)) if isinstance(num_classes, int) else [0],
-            name=name,
-            dtype=dtype,
-            ignore_class=ignore_class,
-            sparse_y_true=sparse_y_true,
-            sparse_y_pred=sparse_y_pred,
-            axis=axis,
-        )
+        ids = list(range(num_classes)) if isinstance(num_classes, int) else [0]
+        super().__init__(target_class_ids=ids, **passed_arguments(locals(), "ids"))
 
     def get_config(self):
         config = super().get_config()
@@ -242,7 +244,7 @@ class MeanIoU(IoU):
         return config
 
 
-class OneHotIoU(IoU):
+class OneHotIoU(_OneHotLabels, IoU):
     """`IoU` with one-hot labels (and scores as predictions unless `sparse_y_pred`).
 
     Example:
@@ -264,24 +266,10 @@ class OneHotIoU(IoU):
         sparse_y_pred=False,
         axis=-1,
     ):
-        super().__init__(
-            num_classes,
-            target_class_ids,
-            name=name,
-            dtype=dtype,
-            ignore_class=ignore_class,
-            sparse_y_true=False,
-            sparse_y_pred=sparse_y_pred,
-            axis=axis,
-        )
-
-    def get_config(self):
-        config = super().get_config()
-        del config["sparse_y_true"]
-        return config
+        super().__init__(sparse_y_true=False, **passed_arguments(locals()))
 
 
-class OneHotMeanIoU(MeanIoU):
+class OneHotMeanIoU(_OneHotLabels, MeanIoU):
     """`MeanIoU` with one-hot labels (and scores as predictions unless `sparse_y_pred`).
 
     Example:
@@ -296,17 +284,4 @@ class OneHotMeanIoU(MeanIoU):
     def __init__(
         self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1
     ):
-        super().__init__(
-            num_classes,
-            name=name,
-            dtype=dtype,
-            ignore_class=ignore_class,
-            sparse_y_true=False,
-            sparse_y_pred=sparse_y_pred,
-            axis=axis,
-        )
-
-    def get_config(self):
-        config = super().get_config()
-        del config["sparse_y_true"]
-        return config
+        super().__init__(sparse_y_true=False, **passed_arguments(locals()))

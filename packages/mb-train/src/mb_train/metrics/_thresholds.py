@@ -19,6 +19,13 @@ NEG_INF = -1e10
 TP, FP, TN, FN = "true_positives", "false_positives", "true_negatives", "false_negatives"
 
 
+def confusion_variables(metric):
+    """``{name: variable}`` of the four confusion variables `metric` keeps under those
+    names (``true_positives``, ``false_positives``, ``true_negatives``,
+    ``false_negatives``)."""
+    return {name: getattr(metric, name) for name in (TP, FP, TN, FN)}
+
+
 def parse_thresholds(thresholds, default):
     """The thresholds as a list of floats, checked to lie in [0, 1]."""
     if thresholds is None:

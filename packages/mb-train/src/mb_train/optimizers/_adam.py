@@ -1,6 +1,7 @@
 """Adam (with AMSGrad) and AdamW."""
 
 from mb_ops import ops
+from mb_train._arguments import passed_arguments
 from mb_train.optimizers._apply import cast_to
 from mb_train.optimizers._base import Optimizer, base_arguments
 from mb_train.optimizers._rules import elementwise_rule
@@ -144,24 +145,7 @@ class AdamW(Adam):
         name=None,
         **kwargs,
     ):
-        super().__init__(
-            learning_rate=learning_rate,
-            beta_1=beta_1,
-            beta_2=beta_2,
-            epsilon=epsilon,
-            amsgrad=amsgrad,
-            name=name,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            **kwargs,
-        )
+        super().__init__(**passed_arguments(locals()))
         if self.weight_decay is None:
             raise ValueError(
                 "AdamW: argument `weight_decay` must be a float. Received: weight_decay=None. "

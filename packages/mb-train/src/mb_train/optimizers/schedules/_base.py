@@ -1,5 +1,6 @@
 """`LearningRateSchedule`, the base of every schedule, and the checks schedules share."""
 
+import inspect
 import math
 import numbers
 
@@ -40,6 +41,30 @@ class LearningRateSchedule:
     def from_config(cls, config):
         """Creates the schedule from the dict `get_config` returned."""
         return cls(**config)
+
+
+class ArgumentSchedule(LearningRateSchedule):
+    """A schedule that keeps its constructor's arguments as attributes of the same names
+    and whose config is those arguments, in signature order (mb's built-in schedules).
+
+    The names are those of the ``__init__`` of the nearest mb schedule class, so a
+    user subclass with a constructor of its own keeps its base's config, as in Keras.
+    """
+
+    _arguments = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "__init__" in vars(cls) and cls.__module__.startswith("mb_train."):
+            cls._arguments = tuple(inspect.signature(cls.__init__).parameters)[1:]
+
+    def _keep(self, arguments):
+        """Sets each constructor argument from `arguments` (the ``__init__``'s ``locals()``)."""
+        for name in self._arguments:
+            setattr(self, name, arguments[name])
+
+    def get_config(self):
+        return {name: getattr(self, name) for name in self._arguments}
 
 
 def step_as(step, dtype):

@@ -4,6 +4,7 @@ import math
 
 from mb_ops import ops
 from mb_train.optimizers.schedules._base import (
+    ArgumentSchedule,
     LearningRateSchedule,
     check_rate,
     check_steps,
@@ -12,7 +13,7 @@ from mb_train.optimizers.schedules._base import (
 )
 
 
-class CosineDecay(LearningRateSchedule):
+class CosineDecay(ArgumentSchedule):
     """Half a cosine from the rate down to ``alpha * rate`` over `decay_steps`, after a warmup.
 
     Without `warmup_target` the rate starts at `initial_learning_rate`. With it,
@@ -51,12 +52,7 @@ class CosineDecay(LearningRateSchedule):
                 "CosineDecay: `warmup_steps` must be >= 0. Received: "
                 f"warmup_steps={warmup_steps!r}."
             )
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.alpha = alpha
-        self.name = name
-        self.warmup_steps = warmup_steps
-        self.warmup_target = warmup_target
+        self._keep(locals())
 
     def _decay(self, step, decay_steps, start, dtype):
         fraction = ops.divide(step, decay_steps)
@@ -78,16 +74,6 @@ class CosineDecay(LearningRateSchedule):
         warm = (target - rate) * (step / ops.maximum(warmup_steps, 1.0)) + rate
         decayed = self._decay(step - warmup_steps, decay_steps, target, dtype)
         return ops.where(step < warmup_steps, warm, decayed)
-
-    def get_config(self):
-        return {
-            "initial_learning_rate": self.initial_learning_rate,
-            "decay_steps": self.decay_steps,
-            "alpha": self.alpha,
-            "name": self.name,
-            "warmup_target": self.warmup_target,
-            "warmup_steps": self.warmup_steps,
-        }
 
 
 class CosineDecayRestarts(LearningRateSchedule):

@@ -4,7 +4,7 @@ import numbers
 
 from mb_ops import Variable, ops
 from mb_train.optimizers.schedules._base import (
-    LearningRateSchedule,
+    ArgumentSchedule,
     check_rate,
     check_steps,
     initial_rate,
@@ -12,7 +12,7 @@ from mb_train.optimizers.schedules._base import (
 )
 
 
-class ExponentialDecay(LearningRateSchedule):
+class ExponentialDecay(ArgumentSchedule):
     """``initial_learning_rate * decay_rate ** (step / decay_steps)``.
 
     Args:
@@ -38,11 +38,7 @@ class ExponentialDecay(LearningRateSchedule):
     ):
         check_rate(initial_learning_rate, "initial_learning_rate", "ExponentialDecay")
         check_steps(decay_steps, "decay_steps", "ExponentialDecay")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+        self._keep(locals())
 
     def __call__(self, step):
         rate = initial_rate(self.initial_learning_rate, "ExponentialDecay")
@@ -51,17 +47,8 @@ class ExponentialDecay(LearningRateSchedule):
             p = ops.floor(p)
         return ops.multiply(rate, ops.power(ops.cast(self.decay_rate, ops.dtype(rate)), p))
 
-    def get_config(self):
-        return {
-            "initial_learning_rate": self.initial_learning_rate,
-            "decay_steps": self.decay_steps,
-            "decay_rate": self.decay_rate,
-            "staircase": self.staircase,
-            "name": self.name,
-        }
 
-
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(ArgumentSchedule):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)``.
 
     Args:
@@ -86,11 +73,7 @@ class InverseTimeDecay(LearningRateSchedule):
     ):
         check_rate(initial_learning_rate, "initial_learning_rate", "InverseTimeDecay")
         check_steps(decay_steps, "decay_steps", "InverseTimeDecay")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+        self._keep(locals())
 
     def __call__(self, step):
         rate = initial_rate(self.initial_learning_rate, "InverseTimeDecay")
@@ -100,17 +83,8 @@ class InverseTimeDecay(LearningRateSchedule):
         denominator = ops.add(1.0, ops.multiply(ops.cast(self.decay_rate, ops.dtype(rate)), p))
         return ops.divide(rate, denominator)
 
-    def get_config(self):
-        return {
-            "initial_learning_rate": self.initial_learning_rate,
-            "decay_steps": self.decay_steps,
-            "decay_rate": self.decay_rate,
-            "staircase": self.staircase,
-            "name": self.name,
-        }
 
-
-class PolynomialDecay(LearningRateSchedule):
+class PolynomialDecay(ArgumentSchedule):
     """From `initial_learning_rate` to `end_learning_rate` along ``(1 - step/decay_steps)**power``.
 
     After `decay_steps` the rate stays at `end_learning_rate`, unless `cycle`,
@@ -134,12 +108,7 @@ class PolynomialDecay(LearningRateSchedule):
         check_rate(initial_learning_rate, "initial_learning_rate", "PolynomialDecay")
         check_rate(end_learning_rate, "end_learning_rate", "PolynomialDecay")
         check_steps(decay_steps, "decay_steps", "PolynomialDecay")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.end_learning_rate = end_learning_rate
-        self.power = power
-        self.cycle = cycle
-        self.name = name
+        self._keep(locals())
 
     def __call__(self, step):
         rate = initial_rate(self.initial_learning_rate, "PolynomialDecay")
@@ -156,18 +125,8 @@ class PolynomialDecay(LearningRateSchedule):
         decayed = ops.power(1.0 - fraction, ops.cast(self.power, dtype))
         return ops.add(ops.multiply(rate - end, decayed), end)
 
-    def get_config(self):
-        return {
-            "initial_learning_rate": self.initial_learning_rate,
-            "decay_steps": self.decay_steps,
-            "end_learning_rate": self.end_learning_rate,
-            "power": self.power,
-            "cycle": self.cycle,
-            "name": self.name,
-        }
 
-
-class PiecewiseConstantDecay(LearningRateSchedule):
+class PiecewiseConstantDecay(ArgumentSchedule):
     """``values[0]`` up to ``boundaries[0]`` (inclusive), ``values[1]`` up to the next, ...
 
     Args:
@@ -195,9 +154,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
                 "PiecewiseConstantDecay: `boundaries` must be increasing. "
                 f"Received: boundaries={boundaries}."
             )
-        self.boundaries = boundaries
-        self.values = values
-        self.name = name
+        self._keep(locals())
 
     def __call__(self, step):
         step = ops.convert_to_tensor(step.value if isinstance(step, Variable) else step)
@@ -210,6 +167,3 @@ class PiecewiseConstantDecay(LearningRateSchedule):
             inside = ops.logical_and(step > low, step <= high)
             result = result + ops.cast(inside, dtype) * value
         return result
-
-    def get_config(self):
-        return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
