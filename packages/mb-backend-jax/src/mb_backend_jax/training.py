@@ -202,6 +202,11 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
 
 UNSUPPORTED = {}
 
+MULTI_STEP_UNROLL_LIMIT = 1
+"""Every ``steps_per_execution`` > 1 runs in `multi_step` (``lax.scan``): on XLA's CPU,
+8 unrolled steps of a Dense model ran at ~0.6x the single-step speed, the scan at
+~1.2x (a 3-layer MLP, batches of 32, steady epochs of a `fit`)."""
+
 
 def is_out_of_memory(error):
     """Whether `error` is XLA running out of device memory (RESOURCE_EXHAUSTED)."""

@@ -46,6 +46,12 @@ class TrainingOptional(Protocol):
         """Whether compiled functions read and assign variables themselves (tf.function)."""
         ...
 
+    @property
+    def MULTI_STEP_UNROLL_LIMIT(self) -> int:
+        """Up to how many steps per execution the trainer unrolls in one compiled
+        function; more run in ``multi_step`` (the trainer's own default: 16)."""
+        ...
+
     def is_out_of_memory(self, error: BaseException) -> bool:
         """Whether ``error`` is the engine running out of device memory."""
         ...
