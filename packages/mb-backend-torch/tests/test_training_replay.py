@@ -202,31 +202,40 @@ def test_folded_constants_never_leak_state_between_replays():
     assert replay.recorded == 1
 
 
-def _gru_forward(kernel, recurrent, bias, x):
+def _rnn_forward(kind, kernel, recurrent, bias, x):
     from mb_backend_torch import nn, rnn
     from mb_backend_torch import numpy as tnp
 
     h0 = torch.zeros(x.shape[0], recurrent.shape[0])
-    last, _, _ = rnn.gru(x, h0, None, kernel, recurrent, bias, tnp.tanh, nn.sigmoid)
+    if kind == "gru":
+        last, _, _ = rnn.gru(x, h0, None, kernel, recurrent, bias, tnp.tanh, nn.sigmoid)
+    else:
+        last, _, _ = rnn.lstm(x, h0, h0, None, kernel, recurrent, bias, tnp.tanh, nn.sigmoid)
     return [last]
 
 
+_RNN_KERNELS = {"gru": (torch.gru, 3, (2, 15)), "lstm": (torch.lstm, 4, (20,))}
+
+
+@pytest.mark.parametrize("kind", ["gru", "lstm"])
 @pytest.mark.parametrize("grad", [False, True], ids=["inference", "training"])
-def test_a_recorded_gru_step_replays_the_eager_numbers(grad):
-    """Inference records torch.gru as one call (its C++ loop, not 10+ ops a time step
-    replayed from Python); with grads the ops are recorded, so the backward works."""
+def test_a_recorded_rnn_step_replays_the_eager_numbers(grad, kind):
+    """Inference records torch.gru / torch.lstm as one call (its C++ loop, not 10+ ops
+    a time step replayed from Python); with grads the ops are recorded, so the
+    backward works."""
+    kernel_fn, gates, bias_shape = _RNN_KERNELS[kind]
     rng = np.random.default_rng(0)
     weights = [
         torch.tensor(rng.normal(size=s) * 0.5, dtype=torch.float32, requires_grad=grad)
-        for s in [(4, 15), (5, 15), (2, 15)]
+        for s in [(4, 5 * gates), (5, 5 * gates), bias_shape]
     ]
 
     def step(kernel, recurrent, bias, x):
         if not grad:
-            return _gru_forward(kernel, recurrent, bias, x)
+            return _rnn_forward(kind, kernel, recurrent, bias, x)
 
         def loss(w):
-            return torch.sum(_gru_forward(*w, x)[0] ** 2)
+            return torch.sum(_rnn_forward(kind, *w, x)[0] ** 2)
 
         value, grads = training.value_and_grad(loss)([kernel, recurrent, bias])
         return [value, *grads]
@@ -239,4 +248,4 @@ def test_a_recorded_gru_step_replays_the_eager_numbers(grad):
             torch.testing.assert_close(g, w, rtol=1e-6, atol=1e-6)
     assert replay.recorded == 1
     (entry,) = replay._entries.values()
-    assert (torch.gru in entry[0].__globals__.values()) is not grad
+    assert (kernel_fn in entry[0].__globals__.values()) is not grad
