@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import numpy as np
@@ -280,11 +281,15 @@ def test_prefetched_epochs_hold_the_same_batches_as_epochs_read_in_turn():
     # by default only for accelerators, here forced);
     # what the step receives must not change: order, values, shuffling, persistence of
     # a generator across epochs of `steps_per_epoch`.
+    # The generator records the threads that read it: the comparison means something only
+    # where the batches really were made on the prefetch thread.
     core = _core()
+    made_on = {True: set(), False: set()}
 
     def epochs(prefetch):
         def gen():
             for i in range(10):
+                made_on[prefetch].add(threading.current_thread().name)
                 yield X[i : i + 2], Y[i : i + 2]
 
         seen = []
@@ -300,6 +305,9 @@ def test_prefetched_epochs_hold_the_same_batches_as_epochs_read_in_turn():
         return seen
 
     with_thread, in_turn = epochs(True), epochs(False)
+    threaded = backends.lookup("core", "placement") is not None  # jax, tensorflow
+    assert made_on[True] == {"mb_data-prefetch" if threaded else "MainThread"}
+    assert made_on[False] == {"MainThread"}
     assert len(with_thread) == len(in_turn) == 2 * 3 + 2 * 3
     for a, b in zip(with_thread, in_turn, strict=True):
         for x, y in zip(a, b, strict=True):

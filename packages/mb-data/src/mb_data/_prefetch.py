@@ -14,6 +14,7 @@ no background thread.
 
 from __future__ import annotations
 
+import atexit
 import queue
 import threading
 from collections.abc import Callable, Iterator
@@ -22,6 +23,13 @@ from typing import Any
 
 _ITEM, _END, _ERROR = range(3)
 _POLL_SECONDS = 0.1  # how often a worker blocked on a full queue checks for close()
+_EXIT_WAIT_SECONDS = 5.0  # how long the interpreter's exit waits for each worker
+
+# The workers still running: `_stop_all` ends them before the interpreter exits. A
+# daemon thread left inside an engine's C++ code while the interpreter finalizes
+# aborts the process ("FATAL: exception not rethrown"), e.g. the prefetcher of an
+# epoch iterator kept open across epochs (``steps_per_epoch``) until the end.
+_LIVE: set[tuple[threading.Event, threading.Thread]] = set()
 
 
 class Prefetcher:
@@ -61,6 +69,7 @@ class Prefetcher:
             name="mb_data-prefetch",
             daemon=True,
         )
+        _LIVE.add((self._stop, self._thread))
         self._thread.start()
 
     def __iter__(self) -> Prefetcher:
@@ -110,3 +119,15 @@ def _produce(source, placement, out, stop):
         put((_END, None))
     except BaseException as error:  # handed to the consumer, raised there
         put((_ERROR, error))
+    finally:
+        _LIVE.discard((stop, threading.current_thread()))
+
+
+@atexit.register
+def _stop_all():
+    """Stops every worker still running, before the interpreter finalizes."""
+    live = list(_LIVE)
+    for stop, _ in live:
+        stop.set()
+    for _, thread in live:
+        thread.join(timeout=_EXIT_WAIT_SECONDS)
