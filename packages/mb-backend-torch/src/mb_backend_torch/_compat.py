@@ -10,6 +10,7 @@ bound at import, so a torch release without it fails at ``import`` rather than
 quietly running slower. ``tests/test_compat.py`` checks that each fast path is taken.
 """
 
+import gc
 import types
 
 import torch
@@ -132,3 +133,36 @@ def scaled_mm(a, b, scale_a, scale_b, out_dtype):
         scale_b=scale_b.reshape(()).to(torch.float32),
         out_dtype=out_dtype,
     )
+
+
+def load_dynamo():
+    """Imports ``torch._dynamo`` (torch imports it at the first DTensor, or at
+    ``torch.compile``). Call it before ``init_process_group``: its import keeps
+    hidden references to every process group that exists at that moment (torch
+    2.15), and such a group outlives ``destroy_process_group`` with its gloo threads
+    running (see `release_mesh_process_groups`)."""
+    import torch._dynamo  # noqa: F401
+
+
+def release_mesh_process_groups():
+    """Makes torch's ``DeviceMesh`` objects let go of their process groups.
+
+    A ``DeviceMesh`` keeps the groups of its axes in a private ``_pg_registry``, and
+    meshes outlive ``destroy_process_group`` (DTensor specs and a cost-model cache
+    hold them), so gloo's worker threads would run on into the interpreter's
+    teardown: one that drops a finished collective's tensor there takes the GIL of a
+    dying interpreter and the process aborts ("terminate called without an active
+    exception"). With the registries empty, the group's destructor runs now, with the
+    GIL released, and joins its threads. Returns how many meshes held groups.
+    """
+    from torch.distributed.device_mesh import DeviceMesh
+
+    held = 0
+    for obj in gc.get_objects():
+        if isinstance(obj, DeviceMesh):
+            registry = getattr(obj, "_pg_registry", None)
+            if registry:
+                held += 1
+                registry.clear()
+    gc.collect()
+    return held

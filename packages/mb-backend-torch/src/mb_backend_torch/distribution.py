@@ -30,7 +30,7 @@ import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh as _TorchMesh
 from torch.distributed.tensor import Replicate, Shard
 
-from mb_backend_torch import _device, _sharded
+from mb_backend_torch import _compat, _device, _sharded
 from mb_backend_torch._training_replay import RecordingRefused, _recording
 from mb_backend_torch._variable import ShardedVariable
 from mb_backend_torch.core import convert_to_tensor
@@ -118,6 +118,7 @@ def initialize(job_addresses, num_processes, process_id):
             f"WORLD_SIZE and RANK, as torchrun sets). Received num_processes={world!r}, "
             f"process_id={rank!r}."
         )
+    _compat.load_dynamo()  # before the group exists: see its docstring
     use_cuda = torch.cuda.is_available()
     if use_cuda:
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", rank)) % torch.cuda.device_count())
@@ -139,7 +140,9 @@ def _shutdown():
     without an active exception", exit status -6) after a run that succeeded. The
     processes meet first, so that none tears its connections down while a peer's
     last asynchronous work (a DTensor gather, a gradient bucket) still uses them; a
-    peer that is gone only shortens the wait.
+    peer that is gone only shortens the wait. The meshes of DTensor variables keep
+    the group alive past ``destroy_process_group``: they let go of it here, so that
+    its threads are joined while the interpreter still runs.
     """
     if not _active():
         return
@@ -151,6 +154,7 @@ def _shutdown():
             else:
                 dist.barrier()
     dist.destroy_process_group()
+    _compat.release_mesh_process_groups()
 
 
 def _env_int(name):
