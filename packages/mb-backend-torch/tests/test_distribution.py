@@ -49,8 +49,9 @@ from mb import distribution
 from mb_backend_torch import _sharded, distribution as backend
 
 def gloo_threads():
-    names = (open(f"/proc/self/task/{t}/comm").read().strip() for t in os.listdir("/proc/self/task"))
-    return sum(name == "pt_gloo_runloop" for name in names)
+    tasks = os.listdir("/proc/self/task")
+    names = [open(f"/proc/self/task/{t}/comm").read().strip() for t in tasks]
+    return names.count("pt_gloo_runloop")
 
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
