@@ -60,7 +60,8 @@ class ApplyMixin:
         # Outside a StatelessScope (eager use), run on a snapshot of the state and
         # write the results back, so that values read before an update (for the
         # accumulation or loss-scale selections) are never changed underneath.
-        state = list(variables) + [v for v in self.variables if id(v) not in _ids(variables)]
+        given = _ids(variables)
+        state = list(variables) + [v for v in self.variables if id(v) not in given]
         with StatelessScope([(v, v.value) for v in state]) as scope:
             self._apply(grads, variables)
         for variable in state:
