@@ -189,7 +189,7 @@ def registry_functions(module_name, all_objects, kind, example, base=None):
     if base is None:
         accepted = accepted.replace(" a class,", "")
     get.__doc__ = (
-        f"A {kind} from None, {accepted}.\n\n    Raises:\n        ValueError: when "
+        f"{'An' if kind[0] in 'aeiou' else 'A'} {kind} from None, {accepted}.\n\n    Raises:\n        ValueError: when "
         "`identifier` is none of those.\n    "
     )
     for fn in (deserialize, get):
