@@ -31,6 +31,7 @@ from mb_ops.numpy_shaped._conv import transpose_paddings as transpose_paddings
 from mb_ops.numpy_shaped._inference import custom_gradient as custom_gradient
 from mb_ops.numpy_shaped._inference import refusals as refusals
 from mb_ops.numpy_shaped._inference import remat as remat
+from mb_ops.numpy_shaped._loops import eager_loop_functions as eager_loop_functions
 from mb_ops.numpy_shaped._math import check_cdist_shapes as check_cdist_shapes
 from mb_ops.numpy_shaped._math import check_stft_arguments as check_stft_arguments
 from mb_ops.numpy_shaped._math import complex_parts as complex_parts
