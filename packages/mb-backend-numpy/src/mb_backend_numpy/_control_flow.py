@@ -17,11 +17,5 @@ def switch(index, branches, *operands):
     return branches[index](*operands)
 
 
-(
-    while_loop,
-    fori_loop,
-    scan,
-    map,
-    vectorized_map,
-    associative_scan,
-) = numpy_shaped.eager_loop_functions(np, to_tensor, log_steps=False)
+_loops = numpy_shaped.eager_loop_functions(np, to_tensor, log_steps=False)
+while_loop, fori_loop, scan, map, vectorized_map, associative_scan = _loops

@@ -30,11 +30,5 @@ def switch(index, branches, *operands):
     return branches[index](*operands)
 
 
-(
-    while_loop,
-    fori_loop,
-    scan,
-    map,
-    vectorized_map,
-    associative_scan,
-) = numpy_shaped.eager_loop_functions(ovnp, to_tensor, log_steps=True)
+_loops = numpy_shaped.eager_loop_functions(ovnp, to_tensor, log_steps=True)
+while_loop, fori_loop, scan, map, vectorized_map, associative_scan = _loops
