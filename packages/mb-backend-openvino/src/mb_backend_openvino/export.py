@@ -13,7 +13,14 @@ _REASON = (
     "converts through a .keras file on the jax, torch or tensorflow backend"
 )
 
-UNSUPPORTED = dict.fromkeys(numpy_shaped.EXPORT_FUNCTIONS, _REASON)
-to_tf_variables, to_tf_function, to_exported_program, to_onnx = numpy_shaped.refusals(
-    "openvino", _REASON, UNSUPPORTED
-).values()
+UNSUPPORTED = {
+    name: _REASON
+    for name in ("to_tf_variables", "to_tf_function", "to_exported_program", "to_onnx")
+}
+
+
+_REFUSE = numpy_shaped.refusals("openvino", _REASON, UNSUPPORTED)
+to_tf_variables = _REFUSE["to_tf_variables"]
+to_tf_function = _REFUSE["to_tf_function"]
+to_exported_program = _REFUSE["to_exported_program"]
+to_onnx = _REFUSE["to_onnx"]

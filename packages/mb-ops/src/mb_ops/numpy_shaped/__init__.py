@@ -28,8 +28,6 @@ from mb_ops.numpy_shaped._conv import data_format as data_format
 from mb_ops.numpy_shaped._conv import pair as pair
 from mb_ops.numpy_shaped._conv import per_axis as per_axis
 from mb_ops.numpy_shaped._conv import transpose_paddings as transpose_paddings
-from mb_ops.numpy_shaped._inference import EXPORT_FUNCTIONS as EXPORT_FUNCTIONS
-from mb_ops.numpy_shaped._inference import TRAINING_FUNCTIONS as TRAINING_FUNCTIONS
 from mb_ops.numpy_shaped._inference import custom_gradient as custom_gradient
 from mb_ops.numpy_shaped._inference import refusals as refusals
 from mb_ops.numpy_shaped._inference import remat as remat

@@ -10,11 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
-# The contract functions an inference-only backend refuses, in the order its modules
-# unpack them from `refusals`.
-TRAINING_FUNCTIONS = ("value_and_grad", "jit", "multi_step", "fused_update")
-EXPORT_FUNCTIONS = ("to_tf_variables", "to_tf_function", "to_exported_program", "to_onnx")
-
 
 def refusals(backend: str, reason: str, names: Iterable[str]) -> dict[str, Callable[..., NoReturn]]:
     """One function per name that raises ``NotImplementedError`` naming it, the backend
