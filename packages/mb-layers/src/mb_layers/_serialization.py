@@ -188,9 +188,10 @@ def registry_functions(module_name, all_objects, kind, example, base=None):
     accepted = "a name, a dict, a class, a callable or an instance"
     if base is None:
         accepted = accepted.replace(" a class,", "")
+    article = "An" if kind[0] in "aeiou" else "A"
     get.__doc__ = (
-        f"{'An' if kind[0] in 'aeiou' else 'A'} {kind} from None, {accepted}.\n\n    Raises:\n        ValueError: when "
-        "`identifier` is none of those.\n    "
+        f"{article} {kind} from None, {accepted}.\n\n    Raises:\n"
+        "        ValueError: when `identifier` is none of those.\n    "
     )
     for fn in (deserialize, get):
         fn.__module__ = module_name
