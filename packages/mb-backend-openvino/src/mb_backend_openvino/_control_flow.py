@@ -30,26 +30,5 @@ def switch(index, branches, *operands):
     return branches[index](*operands)
 
 
-def while_loop(cond, body, loop_vars, maximum_iterations=None):
-    return numpy_shaped.while_loop(to_tensor, cond, body, loop_vars, maximum_iterations)
-
-
-def fori_loop(lower, upper, body_fun, init_val):
-    return numpy_shaped.fori_loop(lower, upper, body_fun, init_val)
-
-
-def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
-    return numpy_shaped.scan(ovnp, to_tensor, f, init, xs, length, reverse, unroll)
-
-
-def map(f, xs):
-    return numpy_shaped.map(ovnp, to_tensor, f, xs)
-
-
-def vectorized_map(function, elements):
-    return numpy_shaped.vectorized_map(ovnp, to_tensor, function, elements)
-
-
-def associative_scan(f, elems, reverse=False, axis=0):
-    """Inclusive scan of an associative ``f``, in log2(n) rounds (Hillis and Steele)."""
-    return numpy_shaped.associative_scan(ovnp, to_tensor, f, elems, reverse, axis, log_steps=True)
+_loops = numpy_shaped.eager_loop_functions(ovnp, to_tensor, log_steps=True)
+while_loop, fori_loop, scan, map, vectorized_map, associative_scan = _loops

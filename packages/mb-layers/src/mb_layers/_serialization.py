@@ -149,3 +149,51 @@ def deserialize_object(config, builtins, kind, custom_objects=None, pass_custom_
         ):
             return found.from_config(inner or {}, custom_objects=custom_objects)
         return found.from_config(inner or {})
+
+
+def registry_functions(module_name, all_objects, kind, example, base=None):
+    """``deserialize`` and ``get`` of one registry module, written once.
+
+    The constraints, regularizers and initializers modules each expose the two
+    with the same behaviour over their own tables (each writes its ``serialize``,
+    whose argument Keras names after the kind).
+
+    Args:
+        module_name: the module the functions are exposed from (their ``__module__``).
+        all_objects: dict name (class names and snake_case aliases) -> class.
+        kind: the kind of object, for docstrings and errors (``"constraint"``).
+        example: a built-in name for the error of `get` (``"'non_neg'"``).
+        base: when given, `get` also accepts a subclass of it and instantiates it
+            with no arguments (``get(GlorotUniform)``, as Keras's initializers do).
+    """
+
+    def deserialize(config, custom_objects=None):
+        return deserialize_object(config, all_objects, kind, custom_objects=custom_objects)
+
+    def get(identifier):
+        if identifier is None:
+            return None
+        if isinstance(identifier, (str, dict)):
+            return deserialize(identifier)
+        if base is not None and isinstance(identifier, type) and issubclass(identifier, base):
+            return identifier()
+        if callable(identifier):
+            return identifier
+        raise ValueError(
+            f"Could not interpret {kind} identifier: {identifier!r}. Expected a name such as "
+            f"{example}, a serialized dict, or a callable."
+        )
+
+    deserialize.__doc__ = f"The {kind} described by `config` (a name or a dict)."
+    accepted = "a name, a dict, a class, a callable or an instance"
+    if base is None:
+        accepted = accepted.replace(" a class,", "")
+    article = "An" if kind[0] in "aeiou" else "A"
+    get.__doc__ = (
+        f"{article} {kind} from None, {accepted}.\n\n    Raises:\n"
+        "        ValueError: when `identifier` is none of those.\n    "
+    )
+    for fn in (deserialize, get):
+        fn.__module__ = module_name
+        fn.__qualname__ = fn.__name__
+    return deserialize, get

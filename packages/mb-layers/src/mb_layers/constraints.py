@@ -116,22 +116,6 @@ def serialize(constraint):
     return _serialization.serialize_object(constraint, _CLASSES, "keras.constraints")
 
 
-def deserialize(config, custom_objects=None):
-    """The constraint described by `config` (a name or a dict)."""
-    return _serialization.deserialize_object(
-        config, ALL_OBJECTS, "constraint", custom_objects=custom_objects
-    )
-
-
-def get(identifier):
-    """A constraint from None, a name, a dict, a callable or an instance."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier
-    raise ValueError(
-        f"Could not interpret constraint identifier: {identifier!r}. Expected a name such as "
-        "'non_neg', a serialized dict, or a callable."
-    )
+deserialize, get = _serialization.registry_functions(
+    __name__, ALL_OBJECTS, "constraint", "'non_neg'"
+)

@@ -146,22 +146,4 @@ def serialize(regularizer):
     return _serialization.serialize_object(regularizer, _CLASSES, "keras.regularizers")
 
 
-def deserialize(config, custom_objects=None):
-    """The regularizer described by `config` (a name or a dict)."""
-    return _serialization.deserialize_object(
-        config, ALL_OBJECTS, "regularizer", custom_objects=custom_objects
-    )
-
-
-def get(identifier):
-    """A regularizer from None, a name, a dict, a callable or an instance."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize(identifier)
-    if callable(identifier):
-        return identifier
-    raise ValueError(
-        f"Could not interpret regularizer identifier: {identifier!r}. Expected a name such as "
-        "'l2', a serialized dict, or a callable."
-    )
+deserialize, get = _serialization.registry_functions(__name__, ALL_OBJECTS, "regularizer", "'l2'")

@@ -100,31 +100,13 @@ def serialize(initializer):
     return _serialization.serialize_object(initializer, _CLASSES, "keras.initializers")
 
 
-def deserialize(config, custom_objects=None):
-    """The initializer described by `config` (a name or a dict)."""
-    return _serialization.deserialize_object(
-        config, ALL_OBJECTS, "initializer", custom_objects=custom_objects
-    )
-
-
-def get(identifier):
-    """An initializer from None, a name, a dict, a class, a callable or an instance.
-
-    Raises:
-        ValueError: when `identifier` is none of those.
-    """
-    if identifier is None:
-        return None
-    if isinstance(identifier, (str, dict)):
-        return deserialize(identifier)
-    if isinstance(identifier, type) and issubclass(identifier, Initializer):
-        return identifier()
-    if callable(identifier):
-        return identifier
-    raise ValueError(
-        f"Could not interpret initializer identifier: {identifier!r}. Expected a name such as "
-        "'glorot_uniform', a serialized dict, or a callable."
-    )
+deserialize, get = _serialization.registry_functions(
+    __name__,
+    ALL_OBJECTS,
+    "initializer",
+    "'glorot_uniform'",
+    base=Initializer,
+)
 
 
 # `Variable("zeros", shape=...)` (Keras accepts a string initializer): the names are ours.

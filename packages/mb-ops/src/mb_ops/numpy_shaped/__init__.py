@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mb_graph import tree
 from mb_ops.numpy_shaped._arrays import NumpyDtypes as NumpyDtypes
 from mb_ops.numpy_shaped._arrays import check_dense as check_dense
 from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
@@ -32,6 +31,7 @@ from mb_ops.numpy_shaped._conv import transpose_paddings as transpose_paddings
 from mb_ops.numpy_shaped._inference import custom_gradient as custom_gradient
 from mb_ops.numpy_shaped._inference import refusals as refusals
 from mb_ops.numpy_shaped._inference import remat as remat
+from mb_ops.numpy_shaped._loops import eager_loop_functions as eager_loop_functions
 from mb_ops.numpy_shaped._math import check_cdist_shapes as check_cdist_shapes
 from mb_ops.numpy_shaped._math import check_stft_arguments as check_stft_arguments
 from mb_ops.numpy_shaped._math import complex_parts as complex_parts
@@ -43,76 +43,8 @@ from mb_ops.numpy_shaped._resize import aspect_crop as aspect_crop
 from mb_ops.numpy_shaped._resize import aspect_pad as aspect_pad
 from mb_ops.numpy_shaped._resize import interpolation_weights as interpolation_weights
 from mb_ops.numpy_shaped._resize import nearest_indices as nearest_indices
-
-
-def rnn(
-    xp: Any,
-    to_tensor: Any,
-    step_function: Any,
-    inputs: Any,
-    initial_states: Any,
-    go_backwards: bool = False,
-    mask: Any = None,
-    constants: Any = None,
-    time_major: bool = False,
-    zero_output_for_mask: bool = False,
-) -> tuple[Any, Any, Any]:
-    """The contract's ``rnn``: ``step_function(input_t, states + constants)`` over time.
-
-    Returns ``(last_output, outputs, new_states)``; ``outputs`` are in the order the
-    steps ran (reversed time when ``go_backwards``), batch-major unless
-    ``time_major``. Where ``mask`` is False a step keeps the previous states and
-    outputs zeros (``zero_output_for_mask``) or the previous output (the first
-    state), as JAX's and Keras's scan-based loop does.
-
-    Example (the numpy backend's loop: a running sum):
-
-    >>> import numpy as np
-    >>> last, outputs, states = rnn(
-    ...     np, np.asarray, lambda x, s: (s[0] + x, [s[0] + x]),
-    ...     np.ones((1, 3, 2)), [np.zeros((1, 2))])
-    >>> outputs[0, :, 0].tolist(), states[0].tolist()
-    ([1.0, 2.0, 3.0], [[3.0, 3.0]])
-    """
-    inputs = tree.map_structure(to_tensor, inputs)
-    if not time_major:
-        inputs = tree.map_structure(lambda x: xp.swapaxes(x, 0, 1), inputs)
-    flat_inputs = tree.flatten(inputs)
-    steps = flat_inputs[0].shape[0]
-    if mask is not None:
-        mask = xp.array(to_tensor(mask), dtype="bool")
-        if mask.ndim == 2:
-            mask = xp.expand_dims(mask, -1)
-        if not time_major:
-            mask = xp.swapaxes(mask, 0, 1)
-    constants = tuple(constants or ())
-    states = tuple(initial_states)
-    order = range(steps - 1, -1, -1) if go_backwards else range(steps)
-    outputs = []
-    for t in order:
-        step_input = tree.pack_sequence_as(inputs, [x[t] for x in flat_inputs])
-        output, new_states = step_function(step_input, states + constants)
-        new_states = tuple(new_states) if isinstance(new_states, list | tuple) else (new_states,)
-        if mask is not None:
-            masked = xp.all(xp.logical_not(mask[t]), axis=-1, keepdims=True)
-            if zero_output_for_mask:
-                output = xp.where(masked, xp.zeros_like(output), output)
-            else:
-                previous = states[0]
-                if tree.is_nested(previous):  # stacked cells: first state of the last cell
-                    previous = states[-1][0]
-                output = xp.where(masked, previous, output)
-            new_states = tree.map_structure(
-                lambda old, new, m=masked: xp.where(m, old, new), states, new_states
-            )
-        states = new_states
-        outputs.append(output)
-    stacked = xp.stack(outputs) if outputs else xp.zeros((0,))
-    last_output = outputs[-1] if outputs else None
-    if not time_major and outputs:
-        stacked = xp.swapaxes(stacked, 0, 1)
-    return last_output, stacked, states
-
+from mb_ops.numpy_shaped._rnn import rnn as rnn
+from mb_ops.numpy_shaped._rnn import unfused_rnn_functions as unfused_rnn_functions
 
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
 

@@ -52,6 +52,8 @@ class Adafactor(Optimizer):
         [0.9, 0.9]
     """
 
+    _config_names = ("beta_2_decay", "epsilon_1", "epsilon_2", "clip_threshold", "relative_step")
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -118,16 +120,3 @@ class Adafactor(Optimizer):
         rho_t = ops.minimum(lr, inverse_sqrt)
         beta_2_t = ops.subtract(1, ops.power(local_step, self.beta_2_decay))
         return rho_t, beta_2_t
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "beta_2_decay": self.beta_2_decay,
-                "epsilon_1": self.epsilon_1,
-                "epsilon_2": self.epsilon_2,
-                "clip_threshold": self.clip_threshold,
-                "relative_step": self.relative_step,
-            }
-        )
-        return config

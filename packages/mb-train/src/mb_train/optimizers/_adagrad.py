@@ -41,6 +41,8 @@ class Adagrad(Optimizer):
         0.9
     """
 
+    _config_names = ("initial_accumulator_value", "epsilon")
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -79,16 +81,6 @@ class Adagrad(Optimizer):
     def _plan(self, index, variable):
         return adagrad_rule, (self._accumulators[index],), (self.epsilon,)
 
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "initial_accumulator_value": self.initial_accumulator_value,
-                "epsilon": self.epsilon,
-            }
-        )
-        return config
-
 
 class Adadelta(Optimizer):
     """Adadelta (``keras.optimizers.Adadelta``): steps scaled by the RMS of past steps.
@@ -107,6 +99,8 @@ class Adadelta(Optimizer):
         >>> round(float(w.numpy()[0]), 4)  # 1 - sqrt(0.01) / sqrt(0.05 + 0.01)
         0.5918
     """
+
+    _config_names = ("rho", "epsilon")
 
     def __init__(
         self,
@@ -145,8 +139,3 @@ class Adadelta(Optimizer):
     def _plan(self, index, variable):
         slots = (self._accumulated_grads[index], self._accumulated_delta_vars[index])
         return adadelta_rule, slots, (self.rho, 1 - self.rho, self.epsilon)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"rho": self.rho, "epsilon": self.epsilon})
-        return config

@@ -57,6 +57,8 @@ class Adam(Optimizer):
         0.9
     """
 
+    _config_names = ("beta_1", "beta_2", "epsilon", "amsgrad")
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -101,18 +103,6 @@ class Adam(Optimizer):
 
     def _rule_scalars(self, rule, learning_rate, dtype):
         return (adam_alpha(self, learning_rate, dtype, self.beta_1, self.beta_2),)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "beta_1": self.beta_1,
-                "beta_2": self.beta_2,
-                "epsilon": self.epsilon,
-                "amsgrad": self.amsgrad,
-            }
-        )
-        return config
 
 
 class AdamW(Adam):

@@ -58,6 +58,8 @@ def _powers(optimizer, dtype, *bases):
 class _BetasOptimizer(Optimizer):
     """Shared constructor of the optimizers with beta_1, beta_2 and epsilon."""
 
+    _config_names = ("beta_1", "beta_2", "epsilon")
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -80,11 +82,6 @@ class _BetasOptimizer(Optimizer):
         self.beta_1 = beta_1
         self.beta_2 = beta_2
         self.epsilon = epsilon
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon})
-        return config
 
 
 class Adamax(_BetasOptimizer):

@@ -47,6 +47,10 @@ class Optimizer(ApplyMixin, VariablesMixin):
         ([0.9, 1.9], 1)
     """
 
+    #: A subclass's own constructor arguments, kept as attributes of the same names;
+    #: `get_config` writes them after the common ones.
+    _config_names = ()
+
     def __init__(
         self,
         learning_rate,
@@ -274,7 +278,11 @@ class Optimizer(ApplyMixin, VariablesMixin):
     # ----- configuration ------------------------------------------------------------
 
     def get_config(self):
-        """The constructor arguments, as Keras 3 writes them in ``.keras`` files."""
+        """The constructor arguments, as Keras 3 writes them in ``.keras`` files.
+
+        The common ones first, then the subclass's own: those named in its
+        ``_config_names``, read from the attributes of the same names.
+        """
         rate = self._learning_rate
         if isinstance(rate, schedules.LearningRateSchedule):
             learning_rate = schedules.serialize(rate)
@@ -294,6 +302,7 @@ class Optimizer(ApplyMixin, VariablesMixin):
             "ema_overwrite_frequency": self.ema_overwrite_frequency,
             "loss_scale_factor": self.loss_scale_factor,
             "gradient_accumulation_steps": self.gradient_accumulation_steps,
+            **{name: getattr(self, name) for name in self._config_names},
         }
 
     @classmethod

@@ -43,6 +43,15 @@ class Ftrl(Optimizer):
         -0.0707
     """
 
+    _config_names = (
+        "learning_rate_power",
+        "initial_accumulator_value",
+        "l1_regularization_strength",
+        "l2_regularization_strength",
+        "l2_shrinkage_regularization_strength",
+        "beta",
+    )
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -103,17 +112,3 @@ class Ftrl(Optimizer):
             self.l2_regularization_strength, ops.divide(self.beta, ops.multiply(2.0, lr))
         )
         return lr, l2_reg
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "learning_rate_power": self.learning_rate_power,
-                "initial_accumulator_value": self.initial_accumulator_value,
-                "l1_regularization_strength": self.l1_regularization_strength,
-                "l2_regularization_strength": self.l2_regularization_strength,
-                "l2_shrinkage_regularization_strength": (self.l2_shrinkage_regularization_strength),
-                "beta": self.beta,
-            }
-        )
-        return config

@@ -32,6 +32,8 @@ class Lion(Optimizer):
         [0.9, 1.1]
     """
 
+    _config_names = ("beta_1", "beta_2")
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -63,8 +65,3 @@ class Lion(Optimizer):
     def _plan(self, index, variable):
         static = (self.beta_1, 1.0 - self.beta_1, self.beta_2, 1.0 - self.beta_2)
         return lion_rule, (self._momentums[index],), static
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"beta_1": self.beta_1, "beta_2": self.beta_2})
-        return config

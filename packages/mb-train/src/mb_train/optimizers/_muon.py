@@ -47,6 +47,23 @@ class Muon(Optimizer):
         **kwargs: the common optimizer arguments (see `Optimizer`).
     """
 
+    _config_names = (
+        "adam_beta_1",
+        "adam_beta_2",
+        "epsilon",
+        "exclude_layers",
+        "muon_a",
+        "muon_b",
+        "muon_c",
+        "adam_lr_ratio",
+        "momentum",
+        "ns_steps",
+        "nesterov",
+        "exclude_embeddings",
+        "adam_weight_decay",
+        "rms_rate",
+    )
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -186,25 +203,3 @@ class Muon(Optimizer):
             value = variable.value
             lr = cast_to(rate, variable.dtype)
             variable.assign(ops.subtract(value, ops.multiply(ops.multiply(value, decay), lr)))
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "adam_beta_1": self.adam_beta_1,
-                "adam_beta_2": self.adam_beta_2,
-                "epsilon": self.epsilon,
-                "exclude_layers": self.exclude_layers,
-                "muon_a": self.muon_a,
-                "muon_b": self.muon_b,
-                "muon_c": self.muon_c,
-                "adam_lr_ratio": self.adam_lr_ratio,
-                "momentum": self.momentum,
-                "ns_steps": self.ns_steps,
-                "nesterov": self.nesterov,
-                "exclude_embeddings": self.exclude_embeddings,
-                "adam_weight_decay": self.adam_weight_decay,
-                "rms_rate": self.rms_rate,
-            }
-        )
-        return config

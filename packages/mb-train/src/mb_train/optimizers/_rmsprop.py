@@ -61,6 +61,8 @@ class RMSprop(Optimizer):
         0.6838
     """
 
+    _config_names = ("rho", "momentum", "epsilon", "centered")
+
     def __init__(
         self,
         learning_rate=0.001,
@@ -107,15 +109,3 @@ class RMSprop(Optimizer):
             slots.append(self._average_gradients[index])
         static = (self.rho, 1 - self.rho, self.epsilon, self.momentum)
         return rmsprop_rule(bool(self.centered), with_momentum), slots, static
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "rho": self.rho,
-                "momentum": self.momentum,
-                "epsilon": self.epsilon,
-                "centered": self.centered,
-            }
-        )
-        return config

@@ -42,6 +42,8 @@ class ScheduleFreeAdamW(Optimizer):
         0.9
     """
 
+    _config_names = ("beta_1", "beta_2", "epsilon", "warmup_steps")
+
     def __init__(
         self,
         learning_rate=0.0025,
@@ -94,15 +96,3 @@ class ScheduleFreeAdamW(Optimizer):
             lr = ops.multiply(lr, warmup)
         bias_correction_2 = ops.subtract(1, ops.power(ops.cast(self.beta_2, dtype), local_step))
         return lr, bias_correction_2, ops.divide(1.0, local_step)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update(
-            {
-                "beta_1": self.beta_1,
-                "beta_2": self.beta_2,
-                "epsilon": self.epsilon,
-                "warmup_steps": self.warmup_steps,
-            }
-        )
-        return config

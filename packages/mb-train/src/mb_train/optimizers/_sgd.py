@@ -47,6 +47,8 @@ class SGD(Optimizer):
         0.71
     """
 
+    _config_names = ("momentum", "nesterov")
+
     def __init__(
         self,
         learning_rate=0.01,
@@ -81,8 +83,3 @@ class SGD(Optimizer):
             return sgd_rule, (), ()
         rule = nesterov_rule if self.nesterov else momentum_rule
         return rule, (self.momentums[index],), (self.momentum,)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"momentum": self.momentum, "nesterov": self.nesterov})
-        return config
