@@ -183,6 +183,7 @@ def test_compile_ahead_compiles_a_multi_step_program_for_a_list_of_batches():
     want_state, want_logs = run((jnp.zeros(3), jnp.array(0)), batches)
     np.testing.assert_allclose(np.asarray(got_state[0]), np.asarray(want_state[0]), rtol=1e-6)
     assert int(got_state[1]) == 3 and int(got_logs["step"]) == 2
+    assert float(got_logs["loss"]) == pytest.approx(float(want_logs["loss"]), rel=1e-6)
     with pytest.raises(ValueError, match="needs 3 batches"):
         training.compile_ahead(run, (jnp.zeros(3), jnp.array(0)), batches[:2])
     eager = training.multi_step(_sgd_step, 3, jit_compile=False)

@@ -6,6 +6,7 @@ the programs XLA compiles (a `jax.monitoring` listener; it counts nothing on the
 engines, whose compile caches are their own)."""
 
 import collections
+import threading
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ class _Counts:
     def __init__(self):
         self.builds = collections.Counter()  # step programs built, by step name
         self.compiles = 0  # XLA compilations (jax)
+        self.off_main_thread = 0  # ... of which on a background thread
 
     def snapshot(self):
         return collections.Counter(self.builds), self.compiles
@@ -44,6 +46,7 @@ def counts(monkeypatch):
     def listener(event, duration, **kwargs):
         if event == _COMPILE_EVENT:
             found.compiles += 1
+            found.off_main_thread += threading.current_thread() is not threading.main_thread()
 
     monkeypatch.setattr(_runner.StepRunner, "__init__", counting_init)
     jax_monitoring.register_event_duration_secs_listener(listener)
@@ -93,6 +96,9 @@ def test_a_second_fit_builds_and_compiles_nothing(builtins, counts, steps_per_ex
     )
     model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
     _wait_for_background_compiles(model)
+    if counts.compiles and steps_per_execution > 1:
+        # The N-step program compiled off the calling thread while single steps ran.
+        assert counts.off_main_thread == 1
     first = counts.snapshot()
     for _ in range(2):  # Keras-style fit(epochs=1) in a loop
         model.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
