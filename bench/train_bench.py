@@ -6,6 +6,7 @@
     python bench/train_bench.py --samples-scale 0.1 --epochs 2   # smoke test of every row
     python bench/train_bench.py --quick --backends jax,torch --models transformer,resnet,gru
     python bench/train_bench.py --steps-per-execution 8 --frameworks mb,keras
+    python bench/train_bench.py --refit --epochs 3 --backends jax --models tiny  # fit(epochs=1) x 3
     python bench/train_bench.py --device gpu --models tiny,mlp   # on an NVIDIA GPU
 
 ``--device cpu`` (the default) hides every GPU from the runs (CUDA_VISIBLE_DEVICES="",
@@ -136,8 +137,10 @@ def _build(keras, model):
     return net, loss
 
 
-def run_api(keras, model, samples, epochs, spe, jit):
-    """Trains with ``fit`` (one call, every epoch timed by a callback) and ``predict``."""
+def run_api(keras, model, samples, epochs, spe, jit, refit=False):
+    """Trains with ``fit`` (one call, every epoch timed by a callback) and ``predict``;
+    with `refit`, ``fit(epochs=1)`` is called `epochs` times, each call timed from its
+    start (what a second call pays for compiling again, if it does)."""
     _, batch, _ = MODELS[model]
     net, loss = _build(keras, model)
     optimizer = keras.optimizers.Adam(LR, beta_1=BETA_1, beta_2=BETA_2, epsilon=EPSILON)
@@ -151,26 +154,32 @@ def run_api(keras, model, samples, epochs, spe, jit):
             ends.append(now())
 
     x, y = _data(model, samples)
-    start = now()
-    net.fit(
-        x, y, batch_size=batch, epochs=epochs, verbose=0, shuffle=False, callbacks=[EpochClock()]
-    )
-    times = _epoch_times(start, ends)
+    kwargs = {"batch_size": batch, "verbose": 0, "shuffle": False, "callbacks": [EpochClock()]}
+    if refit:
+        times = []
+        for _ in range(epochs):
+            start = now()
+            net.fit(x, y, epochs=1, **kwargs)
+            times += _epoch_times(start, ends[-1:])
+    else:
+        start = now()
+        net.fit(x, y, epochs=epochs, **kwargs)
+        times = _epoch_times(start, ends)
     return times, _second_pass_s(lambda: net.predict(x, batch_size=batch, verbose=0))
 
 
-def run_mb(backend, model, samples, epochs, spe, jit):
+def run_mb(backend, model, samples, epochs, spe, jit, refit=False):
     os.environ["MB_BACKEND"] = backend
     import mb
 
-    return run_api(mb, model, samples, epochs, spe, jit)
+    return run_api(mb, model, samples, epochs, spe, jit, refit)
 
 
-def run_keras(backend, model, samples, epochs, spe, jit):
+def run_keras(backend, model, samples, epochs, spe, jit, refit=False):
     os.environ["KERAS_BACKEND"] = backend
     import keras
 
-    return run_api(keras, model, samples, epochs, spe, jit)
+    return run_api(keras, model, samples, epochs, spe, jit, refit)
 
 
 # ----- native loops: jax and tensorflow share the parameters and the forward pass ----
@@ -560,7 +569,8 @@ def child(spec):
     os.environ["MB_BENCH_DEVICE"] = spec.get("device", "cpu")
     args = [spec[k] for k in ("backend", "model", "samples", "epochs", "spe", "jit")]
     try:
-        times, predict_s = RUNNERS[spec["framework"]](*args)
+        refit = {"refit": True} if spec.get("refit") and spec["framework"] != "native" else {}
+        times, predict_s = RUNNERS[spec["framework"]](*args, **refit)
     except Exception as error:  # reported in the table, traceback on stderr
         traceback.print_exc()
         lines = [line.strip() for line in str(error).splitlines() if line.strip()] or [""]
@@ -578,6 +588,7 @@ def child(spec):
         "predict_per_s": spec["samples"] / predict_s[0],
         "predict_per_cpu_s": spec["samples"] / predict_s[1],
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "epoch_s": [round(t[0], 4) for t in times],  # with --refit: each fit call's
     }
     print(json.dumps(result))
 
@@ -686,6 +697,11 @@ def main():
     parser.add_argument(
         "--device", choices=("cpu", "gpu"), default="cpu", help="where every run computes"
     )
+    parser.add_argument(
+        "--refit",
+        action="store_true",
+        help="mb and Keras call fit(epochs=1) --epochs times (epoch_s: each call's seconds)",
+    )
     parser.add_argument("--json", help="also write the raw results to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -710,6 +726,7 @@ def main():
     print(
         f"# {rounds} round(s), {args.epochs} epochs, steps_per_execution="
         f"{args.steps_per_execution}, jit={args.jit}, device={args.device}"
+        + (", fit(epochs=1) per epoch" if args.refit else "")
         + (", 1 thread per run" if args.device == "cpu" else ""),
         flush=True,
     )
@@ -727,6 +744,7 @@ def main():
                         "spe": args.steps_per_execution,
                         "jit": _jit_value(args.jit),
                         "device": args.device,
+                        "refit": args.refit,
                     }
                     r = _spawn(spec)
                     raw.append({**spec, **r})

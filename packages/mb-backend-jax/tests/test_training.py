@@ -164,3 +164,27 @@ def test_compile_ahead_compiles_on_a_background_thread_for_those_shapes():
     with pytest.raises(TypeError):
         executable([jnp.ones(2)], jnp.ones((4, 3)))  # other shapes: use the jitted function
     assert training.compile_ahead(step, [jnp.zeros(2)], x) is None  # not a jit result
+
+
+def test_compile_ahead_compiles_a_multi_step_program_for_a_list_of_batches():
+    # `steps_per_execution`'s scan compiles off the calling thread like a `jit` result:
+    # its executable takes the same list of batches and gives multi_step's numbers.
+    batches = [
+        (
+            jnp.asarray(RNG.normal(size=(4, 3)), "float32"),
+            jnp.asarray(RNG.normal(size=(4,)), "float32"),
+        )
+        for _ in range(3)
+    ]
+    run = training.multi_step(_sgd_step, 3)
+    future = training.compile_ahead(run, (jnp.zeros(3), jnp.array(0)), batches)
+    executable = future.result(timeout=300)
+    got_state, got_logs = executable((jnp.zeros(3), jnp.array(0)), batches)
+    want_state, want_logs = run((jnp.zeros(3), jnp.array(0)), batches)
+    np.testing.assert_allclose(np.asarray(got_state[0]), np.asarray(want_state[0]), rtol=1e-6)
+    assert int(got_state[1]) == 3 and int(got_logs["step"]) == 2
+    assert float(got_logs["loss"]) == pytest.approx(float(want_logs["loss"]), rel=1e-6)
+    with pytest.raises(ValueError, match="needs 3 batches"):
+        training.compile_ahead(run, (jnp.zeros(3), jnp.array(0)), batches[:2])
+    eager = training.multi_step(_sgd_step, 3, jit_compile=False)
+    assert training.compile_ahead(eager, (jnp.zeros(3), jnp.array(0)), batches) is None

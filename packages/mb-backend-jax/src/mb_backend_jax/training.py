@@ -9,9 +9,10 @@ The primitives a trainer written once against ``mb_ops`` needs, over JAX:
   over stacked batches), for ``steps_per_execution``.
 - ``fused_update(update_fn, params, grads, *slots)``: one compiled call that
   applies a per-tensor optimizer update to every tensor at once.
-- ``compile_ahead(jitted, *args)``: trace a ``jit``-compiled function now and let
-  XLA compile it on a background thread (a `concurrent.futures.Future` of the
-  executable), so a caller keeps working while a large program compiles.
+- ``compile_ahead(jitted, *args)``: trace a ``jit``-compiled function (or a compiled
+  ``multi_step``) now and let XLA compile it on a background thread (a
+  `concurrent.futures.Future` of the executable), so a caller keeps working while a
+  large program compiles.
 
 Example:
     >>> import jax.numpy as jnp
@@ -86,7 +87,8 @@ def compile_ahead(jitted, *args):
     background thread shared by all callers.
 
     Args:
-        jitted: a function returned by `jit` (anything without ``lower`` is refused).
+        jitted: a function returned by `jit` or a compiled `multi_step` (anything
+            without ``lower`` is refused).
         *args: example arguments (only their shapes and dtypes matter; nothing is
             donated or read).
 
@@ -107,14 +109,19 @@ def compile_ahead(jitted, *args):
         return _COMPILER["executor"].submit(lowered.compile)
 
 
+def _stackable(batches, n):
+    """Whether `batches` is a list of `n` batches of one structure (stacked in the call)."""
+    if not (isinstance(batches, list | tuple) and len(batches) == n and n > 0):
+        return False
+    structure = jax.tree_util.tree_structure(batches[0])
+    return bool(jax.tree_util.tree_leaves(batches[0])) and all(
+        jax.tree_util.tree_structure(b) == structure for b in batches
+    )
+
+
 def _stack_batches(batches, n):
-    if isinstance(batches, list | tuple) and len(batches) == n and n > 0:
-        leaves = jax.tree_util.tree_leaves(batches[0])
-        if leaves and all(
-            jax.tree_util.tree_structure(b) == jax.tree_util.tree_structure(batches[0])
-            for b in batches
-        ):
-            return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *batches)
+    if _stackable(batches, n):
+        return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *batches)
     return batches
 
 
@@ -132,7 +139,9 @@ def multi_step(step_fn, n, unroll=1, jit_compile=None):
         ``run(state, batches) -> (state, logs)``: ``batches`` is a list of
         ``n`` batches of the same structure, or one batch pytree whose
         leaves have a leading axis of size ``n``. ``logs`` are those of the
-        last step.
+        last step. The list is stacked inside the compiled program (no separate
+        stacking call per batch leaf). When compiled, ``run.lower(state, batches)``
+        lowers it without running it, so `compile_ahead` accepts ``run``.
     """
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"multi_step needs a positive int n. Received: n={n!r}.")
@@ -141,22 +150,34 @@ def multi_step(step_fn, n, unroll=1, jit_compile=None):
         state, logs = step_fn(state, batch)
         return state, logs
 
-    def run(state, stacked):
+    def run(state, batches):
+        stacked = _stack_batches(batches, n)
         state, logs = jax.lax.scan(body, state, stacked, length=n, unroll=unroll)
         return state, jax.tree_util.tree_map(lambda x: x[-1], logs)
 
     compiled = run if jit_compile is False else jax.jit(run, donate_argnums=0)
 
-    def call(state, batches):
-        stacked = _stack_batches(batches, n)
-        sizes = {leaf.shape[0] for leaf in jax.tree_util.tree_leaves(stacked) if jnp.ndim(leaf)}
+    def check(batches):
+        if _stackable(batches, n):
+            return
+        sizes = {leaf.shape[0] for leaf in jax.tree_util.tree_leaves(batches) if jnp.ndim(leaf)}
         if sizes != {n}:
             raise ValueError(
                 f"multi_step(n={n}) needs {n} batches (a list, or leaves with a leading axis "
                 f"of {n}). Received leading sizes {sorted(sizes)}."
             )
-        return compiled(state, stacked)
 
+    def call(state, batches):
+        check(batches)
+        return compiled(state, batches)
+
+    if jit_compile is not False:
+
+        def lower(state, batches):
+            check(batches)
+            return compiled.lower(state, batches)
+
+        call.lower = lower
     return call
 
 

@@ -57,7 +57,11 @@ class TrainingOptional(Protocol):
         ...
 
     def compile_ahead(self, jitted: Any, *args: Any) -> Any:
-        """A future of ``jitted`` compiled for ``args`` in the background, or None."""
+        """A future of ``jitted`` compiled for ``args`` in the background, or None.
+
+        ``jitted`` is a ``jit`` result or a ``multi_step`` run: the trainer compiles
+        ``steps_per_execution``'s program ahead when the engine's run has
+        ``lower(state, batches)`` (jax's has)."""
         ...
 
     def fused_update(

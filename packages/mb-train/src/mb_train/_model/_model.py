@@ -189,7 +189,10 @@ class Model(QuantizeMixin, MetricsMixin, TrainerMixin, Layer):
         self._run_eagerly = bool(run_eagerly)
         self._jit_compile = jit_compile
         self._steps_per_execution = steps_per_execution
-        self._runners = {}
+        # The train and test steps use the optimizer, losses and metrics compiled here:
+        # they are built again. The predict step uses none of them: its compiled
+        # program stays while its key (variables, compile mode) still matches.
+        self._runners = {k: r for k, r in self._runners.items() if k == "predict"}
         self.train_function = None
         self.test_function = None
         self.predict_function = None

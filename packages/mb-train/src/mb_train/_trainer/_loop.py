@@ -202,14 +202,23 @@ class TrainerMixin:
             read_only, mutable, method = trainable, non_trainable + metrics, self.test_step
         else:
             read_only, mutable, method = trainable, non_trainable, self.predict_step
+        # What the compiled step depends on beyond `compile`'s arguments (`compile`
+        # drops the train and test runners): the variables and their grouping (a layer
+        # frozen or unfrozen, a new optimizer built, weights added), the step method
+        # (replaced on the instance), the compile mode (`run_eagerly`), the
+        # distribution. Objects are held, not their ids: a freed object's id can be
+        # reused by a new one. Input shapes and dtypes are the engine's part (jax.jit
+        # and tf.function compile once per signature).
         key = (
             mode,
-            tuple(id(v) for v in read_only),
+            tuple(id(v) for v in read_only),  # the runner holds these variables
             tuple(id(v) for v in mutable),
-            id(_distributed.active()),
+            getattr(method, "__func__", method),
+            self._compile_mode(),
+            _distributed.active(),
         )
         runner = self._runners.get(mode)
-        if runner is None or runner.key != key:
+        if runner is None or not _same_key(runner.key, key):
             spe = self._steps_per_execution if mode != "predict" else 1
             runner = _runner.StepRunner(
                 method,
@@ -647,6 +656,10 @@ class TrainerMixin:
             self(data)
         outputs = self.make_predict_function()([(data,)])
         return tree.map_structure(_to_numpy, outputs)
+
+
+def _same_key(old, new):
+    return len(old) == len(new) and all(a is b or a == b for a, b in zip(old, new, strict=True))
 
 
 class _Pending:

@@ -156,7 +156,16 @@ class StepRunner:
                 return (read_only, new), outputs
 
             run = multi_step(body, n, jit_compile=True if compile is True else None)
-            return lambda read_only, mutable, batches: _unpack(run((read_only, mutable), batches))
+
+            def multi(read_only, mutable, batches):
+                return _unpack(run((read_only, mutable), batches))
+
+            lower = getattr(run, "lower", None)
+            if lower is not None:  # the engine can compile it ahead (`compile_ahead`)
+                multi.lower = lambda read_only, mutable, batches: _LoweredMulti(
+                    lower((read_only, mutable), batches)
+                )
+            return multi
 
         # Short ones are unrolled into one compiled function of the n batches.
         def unrolled(read_only, mutable, batches):
@@ -355,6 +364,21 @@ _UNROLL_LIMIT = 16
 def _unpack(result):
     (read_only, mutable), outputs = result
     return read_only, mutable, outputs
+
+
+class _LoweredMulti:
+    """An engine's lowered `multi_step` program, whose compiled form is called like the
+    runner's multi-step function: ``(read_only, mutable, batches) -> (read_only, new,
+    outputs)``."""
+
+    def __init__(self, lowered):
+        self._lowered = lowered
+
+    def compile(self):
+        executable = self._lowered.compile()
+        return lambda read_only, mutable, batches: _unpack(
+            executable((read_only, mutable), batches)
+        )
 
 
 def _same_shapes(batches):
