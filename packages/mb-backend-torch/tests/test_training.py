@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from mb_backend_torch import nn, training
+from mb_backend_torch import _training_foreach, nn, training
 from mb_backend_torch import numpy as tnp
 
 RNG = np.random.default_rng(3)
@@ -152,6 +152,44 @@ def test_foreach_update_runs_an_elementwise_rule_over_every_tensor_in_place():
     # In place: the caller's tensors hold the results (a variable's value stays its own).
     for before, after in zip(objects, (tp, tm, tv), strict=True):
         assert all(x is y for x, y in zip(before, after, strict=True))
+
+
+def _momentum_rule(xp, param, grad, m, lr, momentum):
+    # Keras's SGD with momentum, as mb-train writes it.
+    m = xp.subtract(xp.multiply(m, momentum), xp.multiply(grad, lr))
+    return xp.add(param, m), m
+
+
+def test_foreach_momentum_scales_the_slot_in_place(monkeypatch):
+    # m * momentum is read once, so it is computed in m's own memory: one list of new
+    # tensors per step (grad * lr; a gradient is never written), not two, and no copy.
+    shapes = [(3,), (2, 4)]
+    p = [RNG.normal(size=s) for s in shapes]
+    g = [RNG.normal(size=s) for s in shapes]
+    m = [RNG.normal(size=s) for s in shapes]
+    tp, tg, tm = ([torch.tensor(a) for a in group] for group in (p, g, m))
+    memory = [x.data_ptr() for x in tm]
+    kernels = dict(_training_foreach._KERNELS)
+    calls = []
+
+    def counted(op, out_of_place):
+        def kernel(*args):
+            calls.append(op)
+            return out_of_place(*args)
+
+        return kernel
+
+    for op, (out_of_place, in_place) in kernels.items():
+        monkeypatch.setitem(_training_foreach._KERNELS, op, (counted(op, out_of_place), in_place))
+    lr = torch.tensor(0.01, dtype=torch.float64)
+    training.foreach_update(_momentum_rule, tp, tg, tm, scalars=(lr, 0.9))
+    for i in range(len(shapes)):
+        em = m[i] * 0.9 - g[i] * 0.01
+        np.testing.assert_allclose(tm[i].numpy(), em, rtol=1e-12)
+        np.testing.assert_allclose(tp[i].numpy(), p[i] + em, rtol=1e-12)
+        np.testing.assert_allclose(tg[i].numpy(), g[i], rtol=0)
+    assert calls == ["multiply"]  # the only out-of-place kernel: grad * lr
+    assert [x.data_ptr() for x in tm] == memory
 
 
 _UNARY = {"abs": np.abs, "negative": np.negative, "sign": np.sign, "sqrt": np.sqrt}

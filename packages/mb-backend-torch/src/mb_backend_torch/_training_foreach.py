@@ -127,9 +127,10 @@ def _run(steps, outputs):
     """Computes the traced `steps` with torch's multi-tensor kernels.
 
     A step writes into the memory of an argument, instead of allocating, when nothing
-    reads that argument afterwards and the memory is either scratch (allocated by an
-    earlier step) or the parameter or slot whose new value this very step computes; so
-    Adam's ``m = m + (g - m) * c`` updates ``m`` in place, as a hand-written kernel does.
+    reads that argument afterwards and the memory is scratch (allocated by an earlier
+    step) or a parameter's or slot's (never a gradient's); so Adam's
+    ``m = m + (g - m) * c`` updates ``m`` in place, and momentum's
+    ``m = m * momentum - g * lr`` scales ``m`` in place, as hand-written kernels do.
     """
     last_read = {}
     for index, step in enumerate(steps):
@@ -143,7 +144,10 @@ def _run(steps, outputs):
             return False
         if arg.target is None:
             return arg.op != "input"  # scratch; a gradient is never written
-        return outputs[arg.target] is step
+        # A parameter or slot read for the last time: its memory may hold this step's
+        # result (its new value is written there at the end in any case; a value left
+        # in another target's memory is copied out first, below).
+        return True
 
     def operand(arg):
         return arg.tensors if isinstance(arg, _Value) else _scalar(arg)
