@@ -147,19 +147,7 @@ _JAX_DEVICE_SCOPE = textwrap.dedent(
 
 def test_batches_made_on_the_thread_land_in_the_callers_jax_device_scope():
     pytest.importorskip("jax", reason="the device-scope check runs the jax backend")
-    env = {
-        **os.environ,
-        "MB_BACKEND": "jax",
-        "XLA_FLAGS": "--xla_force_host_platform_device_count=2",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", _JAX_DEVICE_SCOPE],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
+    result = _run_on_jax(_JAX_DEVICE_SCOPE, XLA_FLAGS="--xla_force_host_platform_device_count=2")
     assert result.stdout.split("\n")[-2] == "['MainThread', 'mb_data-prefetch'] [1]"
 
 
@@ -196,14 +184,18 @@ def test_a_prefetch_thread_left_open_does_not_abort_the_exit():
     # A daemon thread inside jax's C++ code while the interpreter finalizes aborted the
     # process (status -6, "FATAL: exception not rethrown") in 3 of 4 runs.
     pytest.importorskip("jax", reason="the exit check runs the jax backend")
-    env = {**os.environ, "MB_BACKEND": "jax"}
     for _ in range(2):
-        result = subprocess.run(
-            [sys.executable, "-c", _OPEN_AT_EXIT],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert result.returncode == 0, result.stderr[-3000:]
-        assert result.stdout.strip() == "done"
+        assert _run_on_jax(_OPEN_AT_EXIT).stdout.strip() == "done"
+
+
+def _run_on_jax(program, **env):
+    """Runs `program` in a fresh process on the jax backend; fails on a non-zero exit."""
+    result = subprocess.run(
+        [sys.executable, "-c", program],
+        env={**os.environ, "MB_BACKEND": "jax", **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result

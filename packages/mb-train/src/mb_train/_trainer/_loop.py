@@ -218,7 +218,7 @@ class TrainerMixin:
             _distributed.active(),
         )
         runner = self._runners.get(mode)
-        if runner is None or not _same_key(runner.key, key):
+        if runner is None or runner.key != key:  # tuples compare items by identity first
             spe = self._steps_per_execution if mode != "predict" else 1
             runner = _runner.StepRunner(
                 method,
@@ -656,10 +656,6 @@ class TrainerMixin:
             self(data)
         outputs = self.make_predict_function()([(data,)])
         return tree.map_structure(_to_numpy, outputs)
-
-
-def _same_key(old, new):
-    return len(old) == len(new) and all(a is b or a == b for a, b in zip(old, new, strict=True))
 
 
 class _Pending:
