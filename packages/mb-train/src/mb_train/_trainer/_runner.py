@@ -27,8 +27,8 @@ from mb_ops import DonatingStatelessScope, backends
 from mb_train._trainer import _distributed
 
 _NOT_TRAINABLE = (
-    "fit() and train_on_batch() need a backend that can differentiate; the {name} backend "
-    "is inference-only ({reason}). Select jax, torch or tensorflow with MB_BACKEND, e.g. "
+    "fit() and train_on_batch() need a backend that can differentiate, and the {name} "
+    "backend cannot: {reason}. Select jax, torch or tensorflow with MB_BACKEND, e.g. "
     "MB_BACKEND=jax. evaluate() and predict() work on every backend."
 )
 
