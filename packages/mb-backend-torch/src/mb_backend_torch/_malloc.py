@@ -1,0 +1,74 @@
+"""Keep glibc's malloc from handing a step's buffers back to the system between steps.
+
+A training or predict step allocates and frees the same large buffers (its
+activations, often megabytes each) every time it runs; torch takes CPU memory from the
+C library's ``malloc``. glibc serves a block above its *mmap threshold* with a fresh
+``mmap`` and unmaps it when it is freed, and it returns free memory at the top of its
+heap to the system once that exceeds its *trim threshold*; either way the next step
+writes to new pages, and every page faults. glibc raises both thresholds by itself
+after a block of up to 32 MiB has been freed, so whether a process pays the faults
+depends on the order of its first allocations: the bench's residual convnet on torch
+ran at one of three speeds per process (0, ~9k or ~60k page faults a step; up to 3.4x
+the CPU time of a step without them), and a hand-written torch loop shows the same
+spread.
+
+`keep_step_buffers` sets the two thresholds to the values glibc would reach at most
+(32 MiB; 64 MiB, twice that, as glibc keeps them) when a step is first compiled for
+the CPU, so every process runs at the fast speed. It costs at most the trim threshold
+in memory held after a step, and it changes nothing:
+
+- where the C library is not glibc (``mallopt`` then does not exist);
+- where the user set ``MALLOC_MMAP_THRESHOLD_``, ``MALLOC_TRIM_THRESHOLD_``,
+  ``MALLOC_TOP_PAD_`` or ``GLIBC_TUNABLES`` (their choice wins: to keep glibc's own
+  behaviour, set ``MALLOC_MMAP_THRESHOLD_=131072``, its default).
+"""
+
+import ctypes
+import os
+import sys
+
+# mallopt's parameter numbers, from glibc's <malloc.h>.
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+
+MMAP_THRESHOLD = 32 * 2**20  # glibc's largest dynamic mmap threshold on 64-bit systems
+TRIM_THRESHOLD = 2 * MMAP_THRESHOLD  # the trim threshold glibc pairs with it
+
+USER_SETTINGS = (
+    "MALLOC_MMAP_THRESHOLD_",
+    "MALLOC_TRIM_THRESHOLD_",
+    "MALLOC_TOP_PAD_",
+    "GLIBC_TUNABLES",
+)
+
+_state = {"decided": False, "applied": False}
+
+
+def _mallopt():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return None
+
+
+def keep_step_buffers():
+    """Raise glibc's mmap and trim thresholds once per process; True if they are set.
+
+    Called when a step is compiled for the CPU; later calls return the first
+    answer. See the module's docstring for when nothing is changed.
+    """
+    if _state["decided"]:
+        return _state["applied"]
+    _state["decided"] = True
+    if any(name in os.environ for name in USER_SETTINGS):
+        return False
+    mallopt = _mallopt()
+    if mallopt is None:
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    _state["applied"] = bool(
+        mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+    )
+    return _state["applied"]
