@@ -30,6 +30,8 @@ import threading
 import jax
 import jax.numpy as jnp
 
+from mb_ops import host_memory
+
 _JIT_OPTIONS = ("donate_argnames", "static_argnums", "static_argnames")
 
 
@@ -72,6 +74,9 @@ def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
         )
     if jit_compile is False:
         return fn
+    if jax.default_backend() == "cpu":
+        # XLA's CPU buffers come from malloc; steps free and allocate them every call.
+        host_memory.keep_step_buffers()
     return jax.jit(fn, donate_argnums=donate_argnums, **options)
 
 

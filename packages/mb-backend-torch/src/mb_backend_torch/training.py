@@ -28,12 +28,12 @@ import threading
 
 import torch
 
-from mb_backend_torch import _device, _malloc
+from mb_backend_torch import _device
 from mb_backend_torch._training_foreach import foreach_update as foreach_update
 from mb_backend_torch._training_foreach import fused_update as fused_update
 from mb_backend_torch._training_replay import GraphReplay as GraphReplay
 from mb_backend_torch.numpy._common import t
-from mb_ops import tree
+from mb_ops import host_memory, tree
 
 # Every training primitive is supported on torch.
 UNSUPPORTED = {}
@@ -166,8 +166,8 @@ def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
     if mode not in (None, "eager", "compile"):
         raise ValueError(f"jit: mode must be None, 'eager' or 'compile'. Received {mode!r}.")
     if _device.get_device() == "cpu":
-        # Steps free and allocate the same large buffers every call (`_malloc`).
-        _malloc.keep_step_buffers()
+        # Steps free and allocate the same large buffers every call.
+        host_memory.keep_step_buffers()
     if not (jit_compile is True or mode == "compile"):
         if options:
             raise TypeError(

@@ -27,6 +27,8 @@ from mb_ops.testing._case import provided_by_backend as provided_by_backend
 from mb_ops.testing._case import run_case as run_case
 from mb_ops.testing._cases_more import more_cases
 from mb_ops.testing._cases_numpy import numpy_cases
+from mb_ops.testing._host_memory import freed_buffer_faults as freed_buffer_faults
+from mb_ops.testing._host_memory import glibc as glibc
 from mb_ops.testing._random_checks import RandomCheck as RandomCheck
 from mb_ops.testing._random_checks import random_checks as random_checks
 from mb_ops.testing._random_checks import run_random_check as run_random_check
@@ -87,6 +89,8 @@ __all__ = [
     "covered_ops",
     "declared_ops_only",
     "engines_loaded_by",
+    "freed_buffer_faults",
+    "glibc",
     "is_declared_unsupported",
     "keras_cases",
     "provided_by_backend",
