@@ -21,6 +21,8 @@ _FOREACH_KERNELS = (
     "abs_",
     "add",
     "add_",
+    "addcdiv_",
+    "addcmul_",
     "copy_",
     "div",
     "div_",
