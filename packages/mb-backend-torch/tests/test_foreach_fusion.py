@@ -66,6 +66,11 @@ def _decayed_sum(xp, p, g, m, lr, beta):
     return xp.add(p, m), m
 
 
+def _sgd(xp, p, g, m, lr, unused):
+    # p - g * lr, lr a 0-d tensor: on the CPU a broadcast factor of addcmul_.
+    return xp.subtract(p, xp.multiply(g, lr)), m
+
+
 def _weight_decay(xp, p, g, m, lr, decay):
     # mb-train's decoupled weight decay: p - p * decay * lr.
     return xp.subtract(p, xp.multiply(xp.multiply(p, decay), lr)), m
@@ -99,6 +104,7 @@ CASES = {
         0.99,
         ["mul_", "add_", "add_"],
     ),
+    _sgd: (lambda p, g, m, s: (p - g * LR, m), 0.0, ["addcmul_"]),
     _weight_decay: (lambda p, g, m, s: (p - p * s * LR, m), 0.004, ["mul_"]),
 }
 

@@ -14,7 +14,8 @@ without torch code):
   ``addcmul_``), ``y * c`` (``add_(alpha=c)``) or ``y * c / z`` (``addcdiv_``), ``c`` a
   Python number; ``y * s / z`` with ``s`` a 0-d tensor divides ``z`` by ``s`` in place
   first when ``z`` is not read afterwards (``lr * g / sqrt(v)``, Adam's
-  ``m * alpha / (sqrt(v) + eps)``);
+  ``m * alpha / (sqrt(v) + eps)``); on the CPU, ``y * s`` is ``addcmul_(x, y, [s] * n)``
+  (SGD's ``p - g * lr``);
 - **scaling** ``x ± x * s`` (decoupled weight decay): ``mul_(x, 1 ± s)``.
 
 ``c`` and ``s`` stand for a chain of multiplications and divisions by scalars
@@ -58,8 +59,8 @@ class Graph:
     their new values are written there at the end in any case.
     """
 
-    def __init__(self, steps, outputs):
-        self.steps = steps
+    def __init__(self, steps, outputs, on_cpu=False):
+        self.steps, self.on_cpu = steps, on_cpu
         self.index = {id(step): i for i, step in enumerate(steps)}
         self.readers = {}
         for i, step in enumerate(steps):
@@ -256,7 +257,7 @@ def _accumulation(graph, root, index):
                 denominator, graph.index[id(divisor)]
             ):
                 continue
-        elif not _numeric(factors):
+        elif not _numeric(factors) and not (kind == "add" and graph.on_cpu):
             continue
 
         def accumulate(x=x, scale=scale, kind=kind, lists=lists, factors=factors, sign=sign):
@@ -264,8 +265,13 @@ def _accumulation(graph, root, index):
                 foreach.mul_(x.tensors, scalar(_coefficient(scale)))
             coefficient = _coefficient(factors)
             tensors = [value.tensors for value in lists]
-            if kind == "add":
+            if kind == "add" and _is_number(coefficient):
                 foreach.add_(x.tensors, *tensors, alpha=sign * coefficient)
+            elif kind == "add":
+                # On the CPU the kernels run tensor by tensor, and broadcast a 0-d
+                # factor (on a GPU it would leave the one-launch path).
+                factor = [coefficient] * len(x.tensors)
+                foreach.addcmul_(x.tensors, *tensors, factor, value=sign)
             elif kind == "addcmul":
                 foreach.addcmul_(x.tensors, *tensors, value=sign * coefficient)
             elif _is_number(coefficient):
@@ -307,4 +313,3 @@ def _can_defer(graph, fusion, index, fusions, absorbed):
         if last is not None and last not in steps and last < index:
             return False
     return True
-

@@ -137,7 +137,7 @@ for _name in (*_UNARY, *_BINARY):
     )
 
 
-def _run(steps, outputs):
+def _run(steps, outputs, on_cpu=False):
     """Computes the traced `steps` with torch's multi-tensor kernels.
 
     A step writes into the memory of an argument, instead of allocating, when nothing
@@ -148,7 +148,7 @@ def _run(steps, outputs):
     kernel (`_foreach_fusion.plan`): Adam's moments are one ``lerp_`` and one
     ``mul_`` + ``addcmul_``, its parameter update one ``addcdiv_``.
     """
-    graph = _foreach_fusion.Graph(steps, outputs)
+    graph = _foreach_fusion.Graph(steps, outputs, on_cpu)
     fusions, absorbed = _foreach_fusion.plan(graph)
 
     def operand(arg):
@@ -239,7 +239,7 @@ def foreach_update(rule, params, grads, *slots, scalars=()):
             f"{len(slots)} slot(s), each computed from the lists; it returned {out!r}."
         )
     with torch.no_grad():
-        _run(trace.steps, out)
+        _run(trace.steps, out, on_cpu=all(p.device.type == "cpu" for p in params))
         sources = [value.tensors for value in out]
         # A value living in another target's memory is copied out before any write.
         sources = [
