@@ -66,6 +66,22 @@ def _decayed_sum(xp, p, g, m, lr, beta):
     return xp.add(p, m), m
 
 
+def _scaled_denominator(xp, p, g, v, lr, c):
+    # Adamax's step: lr * v / (c * (v + eps)); the scalars fold into one coefficient.
+    step = xp.divide(xp.multiply(lr, v), xp.multiply(c, xp.add(v, 1e-7)))
+    return xp.subtract(p, step), v
+
+
+def _scaled_twice(xp, p, g, m, lr, c):
+    # Nadam's u * m / (1 - u_prod): one multiplication by lr / c, in m's memory.
+    return p, xp.divide(xp.multiply(lr, m), c)
+
+
+def _sum_read_again(xp, p, g, v, lr, unused):
+    # Centered RMSprop's v - avg * avg with v kept: one out-of-place addcmul.
+    return xp.add(p, xp.subtract(v, xp.square(g))), v
+
+
 def _sgd(xp, p, g, m, lr, unused):
     # p - g * lr, lr a 0-d tensor: on the CPU a broadcast factor of addcmul_.
     return xp.subtract(p, xp.multiply(g, lr)), m
@@ -104,6 +120,13 @@ CASES = {
         0.99,
         ["mul_", "add_", "add_"],
     ),
+    _scaled_denominator: (
+        lambda p, g, v, s: (p - LR * v / (s * (v + 1e-7)), v),
+        0.9,
+        ["add", "div_", "addcdiv_"],
+    ),
+    _scaled_twice: (lambda p, g, m, s: (p, LR * m / s), 2.0, ["mul_"]),
+    _sum_read_again: (lambda p, g, v, s: (p + v - g * g, v), 0.0, ["addcmul", "add_"]),
     _sgd: (lambda p, g, m, s: (p - g * LR, m), 0.0, ["addcmul_"]),
     _weight_decay: (lambda p, g, m, s: (p - p * s * LR, m), 0.004, ["mul_"]),
 }
@@ -129,11 +152,13 @@ def test_a_fusable_chain_runs_as_one_pass_kernels_in_place(rule):
 
 
 def test_a_list_read_again_later_is_not_deferred_into_a_fusion():
-    # v's square is averaged into m, but v is also read (and, being read last there,
-    # overwritten) by a step between: the fusion must not read v after that step.
+    # v's square is averaged into m, but a step between reads v last, so computes
+    # 2 * v in v's memory: the fused average must not read v after that step.
     def rule(xp, p, g, m, v):
-        m = xp.add(m, xp.multiply(xp.subtract(xp.square(v), m), 0.5))
-        return xp.add(p, m), m, xp.multiply(v, 2.0)
+        squared = xp.square(v)
+        doubled = xp.multiply(v, 2.0)
+        m = xp.add(m, xp.multiply(xp.subtract(squared, m), 0.5))
+        return xp.add(p, m), m, doubled
 
     p, g, m, v = ([RNG.normal(size=s) for s in SHAPES] for _ in range(4))
     tp, tg, tm, tv = ([torch.tensor(a) for a in group] for group in (p, g, m, v))

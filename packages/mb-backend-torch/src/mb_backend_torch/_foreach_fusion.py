@@ -10,13 +10,15 @@ without torch code):
 - **moving average** ``x + (y - x) * w``: ``lerp_(x, y, w)``; with ``y = a * b``
   (``square(g)``: Adam's second moment), ``mul_(x, 1 - w)`` + ``addcmul_(x, a, b, w)``;
 - **accumulation** ``x ± term`` or ``x * s ± term`` (``s`` any scalar: ``mul_`` first),
-  where ``x`` is not read afterwards, and the term is ``a * b * c`` (``square(a) * c``:
+  in x's memory where ``x`` is not read afterwards (else the kernels' out-of-place
+  forms: one new list, not two), and the term is ``a * b * c`` (``square(a) * c``:
   ``addcmul_``), ``y * c`` (``add_(alpha=c)``) or ``y * c / z`` (``addcdiv_``), ``c`` a
   Python number; ``y * s / z`` with ``s`` a 0-d tensor divides ``z`` by ``s`` in place
   first when ``z`` is not read afterwards (``lr * g / sqrt(v)``, Adam's
   ``m * alpha / (sqrt(v) + eps)``); on the CPU, ``y * s`` is ``addcmul_(x, y, [s] * n)``
   (SGD's ``p - g * lr``);
-- **scaling** ``x ± x * s`` (decoupled weight decay): ``mul_(x, 1 ± s)``.
+- **scaling** ``x ± x * s`` (decoupled weight decay): ``mul_(x, 1 ± s)``; what is left
+  of a chain ``y * s1 / s2 ...`` (Nadam's ``u * m / (1 - u_prod)``) is one ``mul``.
 
 ``c`` and ``s`` stand for a chain of multiplications and divisions by scalars
 (``m * lr / (1 - beta)``), folded into one coefficient. Results agree with the plain
@@ -140,6 +142,9 @@ def _coefficient(factors):
     return 1 if coefficient is None else coefficient
 
 
+_INVERSE = {"multiply": "divide", "divide": "multiply"}
+
+
 def _numeric(factors):
     return all(_is_number(factor) for _, factor in factors)
 
@@ -230,59 +235,83 @@ def _term(graph, term, root):
     ):
         numerator, denominator = base.args
         numerator, more, chain = _scale_chain(graph, numerator, base)
-        return "addcdiv", (numerator, denominator), factors + more, [*inner, base, *chain], base
+        # A scaled denominator's scalars divide the coefficient instead.
+        denominator, under, under_chain = _scale_chain(graph, denominator, base)
+        factors = factors + more + [(_INVERSE[op], factor) for op, factor in under]
+        steps = [*inner, base, *chain, *under_chain]
+        divisor = under_chain[-1] if under_chain else base
+        return "addcdiv", (numerator, denominator), factors, steps, divisor
     if factors:
         return "add", (base,), factors, inner, None
     return None
 
 
 def _accumulation(graph, root, index):
-    """``x ± term`` or ``x * s ± term`` into x's memory (see the module docstring)."""
-    for accumulator, term, sign in _forms(root):
-        if graph.writable(accumulator, index):
-            x, scale, scale_steps = accumulator, [], []
-        else:
-            x, scale, scale_steps = _scale_chain(graph, accumulator, root)
-            if not scale or not graph.writable(x, graph.index[id(scale_steps[-1])]):
+    """``x ± term`` or ``x * s ± term`` into x's memory, or into a new list when x is
+    read again (see the module docstring)."""
+    for in_place in (True, False):
+        for accumulator, term, sign in _forms(root):
+            found = _accumulator(graph, accumulator, root, index, in_place)
+            if found is None:
                 continue
-        found = _term(graph, term, root)
-        if found is None:
-            continue
-        kind, lists, factors, steps, divisor = found
-        if x in lists:
-            continue
-        if kind == "addcdiv" and not _numeric(factors):
-            numerator, denominator = lists
-            if numerator is denominator or not graph.writable(
-                denominator, graph.index[id(divisor)]
-            ):
+            x, scale, scale_steps = found
+            found = _term(graph, term, root)
+            if found is None:
                 continue
-        elif not _numeric(factors) and not (kind == "add" and graph.on_cpu):
-            continue
-
-        def accumulate(x=x, scale=scale, kind=kind, lists=lists, factors=factors, sign=sign):
-            if scale:
-                foreach.mul_(x.tensors, scalar(_coefficient(scale)))
-            coefficient = _coefficient(factors)
-            tensors = [value.tensors for value in lists]
-            if kind == "add" and _is_number(coefficient):
-                foreach.add_(x.tensors, *tensors, alpha=sign * coefficient)
-            elif kind == "add":
-                # On the CPU the kernels run tensor by tensor, and broadcast a 0-d
-                # factor (on a GPU it would leave the one-launch path).
-                factor = [coefficient] * len(x.tensors)
-                foreach.addcmul_(x.tensors, *tensors, factor, value=sign)
-            elif kind == "addcmul":
-                foreach.addcmul_(x.tensors, *tensors, value=sign * coefficient)
-            elif _is_number(coefficient):
-                foreach.addcdiv_(x.tensors, *tensors, value=sign * coefficient)
-            else:
-                foreach.div_(tensors[1], coefficient)
-                foreach.addcdiv_(x.tensors, *tensors, value=sign)
-            return x.tensors
-
-        return Fusion([*scale_steps, *steps], list(lists), accumulate)
+            kind, lists, factors, steps, divisor = found
+            if x in lists:
+                continue
+            if kind == "addcdiv" and not _numeric(factors):
+                numerator, denominator = lists
+                if numerator is denominator or not graph.writable(
+                    denominator, graph.index[id(divisor)]
+                ):
+                    continue
+            elif not _numeric(factors) and not (kind == "add" and graph.on_cpu):
+                continue
+            run = _accumulate(x, scale, kind, lists, factors, sign, in_place)
+            return Fusion([*scale_steps, *steps], list(lists), run)
     return None
+
+
+def _accumulator(graph, value, root, index, in_place):
+    """``(x, scale factors, scale steps)`` of the accumulator ``x`` or ``x * s``, or None."""
+    if not isinstance(value, Value):
+        return None
+    if not in_place:
+        return value, [], []
+    if graph.writable(value, index):
+        return value, [], []
+    x, scale, steps = _scale_chain(graph, value, root)
+    if scale and graph.writable(x, graph.index[id(steps[-1])]):
+        return x, scale, steps
+    return None
+
+
+def _accumulate(x, scale, kind, lists, factors, sign, in_place):
+    def run():
+        if scale:
+            foreach.mul_(x.tensors, scalar(_coefficient(scale)))
+        coefficient = _coefficient(factors)
+        tensors = [value.tensors for value in lists]
+        if kind == "add" and not _is_number(coefficient):
+            # On the CPU the kernels run tensor by tensor, and broadcast a 0-d
+            # factor (on a GPU it would leave the one-launch path).
+            kind_, tensors = "addcmul", [*tensors, [coefficient] * len(x.tensors)]
+            options = {"value": sign}
+        elif kind == "add":
+            kind_, options = "add", {"alpha": sign * coefficient}
+        elif kind == "addcdiv" and not _is_number(coefficient):
+            foreach.div_(tensors[1], coefficient)
+            kind_, options = kind, {"value": sign}
+        else:
+            kind_, options = kind, {"value": sign * coefficient}
+        if in_place:
+            getattr(foreach, kind_ + "_")(x.tensors, *tensors, **options)
+            return x.tensors
+        return list(getattr(foreach, kind_)(x.tensors, *tensors, **options))
+
+    return run
 
 
 def plan(graph):
@@ -298,18 +327,50 @@ def plan(graph):
                 fusions[index] = fusion
                 absorbed.update(id(step) for step in fusion.inner)
                 break
+    # Then what is left of chains of scalings, outermost first.
+    for index in reversed(range(len(graph.steps))):
+        root = graph.steps[index]
+        if id(root) in absorbed or index in fusions:
+            continue
+        fusion = _scalings(graph, root, index)
+        if fusion is not None and _can_defer(graph, fusion, index, fusions, absorbed):
+            fusions[index] = fusion
+            absorbed.update(id(step) for step in fusion.inner)
     return fusions, absorbed
+
+
+def _scalings(graph, root, index):
+    """``y * s1 / s2 ...``: one ``mul`` by the folded coefficient, in y's memory when
+    y is not read afterwards."""
+    y, factor = _list_and_scalar(root)
+    if y is None:
+        return None
+    y, factors, inner = _scale_chain(graph, y, root)
+    if not inner:
+        return None
+    factors = [(root.op, factor), *factors]
+    in_place = graph.writable(y, graph.index[id(inner[-1])])
+
+    def scale(y=y, factors=factors, in_place=in_place):
+        coefficient = scalar(_coefficient(factors))
+        if in_place:
+            foreach.mul_(y.tensors, coefficient)
+            return y.tensors
+        return list(foreach.mul(y.tensors, coefficient))
+
+    return Fusion(inner, [y], scale)
 
 
 def _can_defer(graph, fusion, index, fusions, absorbed):
     """Whether the fusion's steps may all run at the root's place: none belongs to
-    another fusion, and no other step before the root overwrites a list it reads."""
+    another fusion, and no other step before the root may overwrite a list it reads."""
     steps = {graph.index[id(step)] for step in fusion.inner}
     if any(id(step) in absorbed for step in fusion.inner) or steps & fusions.keys():
         return False
     steps.add(index)
     for value in fusion.operands:
         last = graph.last_read.get(id(value))
-        if last is not None and last not in steps and last < index:
+        # Only the step reading a list last may write into its memory.
+        if last not in steps and last < index and graph.writable(value, last):
             return False
     return True
