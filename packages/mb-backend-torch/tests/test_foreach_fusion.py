@@ -168,3 +168,21 @@ def test_a_list_read_again_later_is_not_deferred_into_a_fusion():
         np.testing.assert_allclose(tm[i].numpy(), em, rtol=1e-12)
         np.testing.assert_allclose(tp[i].numpy(), p[i] + em, rtol=1e-12)
         np.testing.assert_allclose(tv[i].numpy(), v[i] * 2.0, rtol=1e-12)
+
+
+def test_off_the_cpu_a_tensor_factor_is_not_broadcast(monkeypatch):
+    # On a GPU a list of 0-d factors would leave the one-launch path: g * lr is one
+    # out-of-place kernel there (`on_cpu=False` stands for a GPU).
+    from mb_backend_torch import _training_foreach
+
+    run = _training_foreach._run
+    monkeypatch.setattr(_training_foreach, "_run", lambda *a, **k: run(*a, on_cpu=False))
+    p, g = ([RNG.normal(size=s) for s in SHAPES] for _ in range(2))
+    tp, tg = ([torch.tensor(a) for a in group] for group in (p, g))
+    unused = [torch.zeros_like(x) for x in tp]
+    lr = torch.tensor(LR, dtype=torch.float64)
+    with _Log() as log:
+        training.foreach_update(_sgd, tp, tg, unused, scalars=(lr, 0.0))
+    assert log.kernels == ["mul", "sub_"]
+    for i in range(len(SHAPES)):
+        np.testing.assert_allclose(tp[i].numpy(), p[i] - g[i] * LR, rtol=1e-12)
