@@ -3,6 +3,7 @@
     python bench/optimizer_bench.py                      # every backend and optimizer
     python bench/optimizer_bench.py --backends torch --optimizers adam,sgd
     python bench/optimizer_bench.py --variables 100 --steps 50 --rounds 3
+    python bench/optimizer_bench.py --backends torch --baseline ../mb-old  # before/after
 
 One optimizer step over a "model" of ``--variables`` float32 variables (shapes cycle
 through 128x128, 128, 64x256, 256: ~1.2 M values for 100 variables) with fixed
@@ -18,7 +19,10 @@ gradients, timed after two warm-up steps (which build the optimizer and compile)
   ("-").
 
 Each (framework, backend) runs in its own subprocess with one thread; frameworks are
-interleaved round by round, and the best round is kept. Reported: microseconds per
+interleaved round by round, and the best round is kept. ``--baseline DIR`` adds the
+column "mb before": mb imported from another checkout of mb (``DIR/packages/*/src``
+first on ``PYTHONPATH``, e.g. ``git worktree add ../mb-old <commit>``), run in the same
+interleaved rounds, so a change is compared on the same machine load. Reported: microseconds per
 step (wall; CPU time beside it) and the ratios native/mb and Keras/mb (above 1: mb is
 faster). The hyperparameters are each library's defaults except the learning rate
 (1e-3) and SGD's momentum (0.9): the step's work is what is compared, not the math.
@@ -175,7 +179,7 @@ def child(spec):
         if framework == "native":
             timing = run_native(backend, name, spec["variables"], spec["steps"])
         else:
-            if framework == "mb":
+            if framework in ("mb", "baseline"):
                 import mb as keras
             else:
                 import keras
@@ -200,6 +204,10 @@ def _spawn(spec):
     )
     if spec["backend"] == "torch":
         env["MB_BENCH_TORCH_THREADS"] = "1"
+    if spec["framework"] == "baseline":
+        packages = os.path.join(spec["baseline"], "packages")
+        paths = [os.path.join(packages, d, "src") for d in sorted(os.listdir(packages))]
+        env["PYTHONPATH"] = os.pathsep.join(p for p in paths if os.path.isdir(p))
     out = subprocess.run(
         [sys.executable, __file__, "--child", json.dumps(spec)],
         env=env,
@@ -226,6 +234,7 @@ def main():
     parser.add_argument("--variables", type=int, default=100)
     parser.add_argument("--steps", type=int, default=30, help="timed steps per round")
     parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds (best kept)")
+    parser.add_argument("--baseline", help="a checkout of mb to compare mb with (before)")
     parser.add_argument("--child")
     args = parser.parse_args()
     if args.child:
@@ -241,6 +250,10 @@ def main():
     if unknown:
         parser.error(f"unknown optimizers {unknown}; choose from {sorted(OPTIMIZERS)}")
     frameworks = [f for f in args.frameworks.split(",") if f]
+    if args.baseline:
+        if not os.path.isdir(os.path.join(args.baseline, "packages")):
+            parser.error(f"--baseline {args.baseline!r}: expected a checkout of mb (packages/)")
+        frameworks = ["baseline", *frameworks]
     best = {}
     for _ in range(args.rounds):
         for backend in args.backends.split(","):
@@ -251,6 +264,7 @@ def main():
                     "optimizers": optimizers,
                     "variables": args.variables,
                     "steps": args.steps,
+                    "baseline": os.path.abspath(args.baseline or "."),
                 }
                 for name, timing in _spawn(spec).items():
                     key = (backend, name, framework)
@@ -260,15 +274,15 @@ def main():
         f"\none step over {args.variables} float32 variables; best of {args.rounds} "
         f"rounds, {args.steps} steps each; us per step (wall / CPU)\n"
     )
-    print(
-        "| backend | optimizer | mb | Keras 3 | native | native/mb | Keras/mb |\n"
-        "|---|---|---|---|---|---|---|"
-    )
+    before = ("baseline",) if args.baseline else ()
+    header = "| backend | optimizer | " + ("mb before | " if before else "")
+    print(header + "mb | Keras 3 | native | native/mb | Keras/mb |")
+    print("|---" * (header.count("|") + 4) + "|")
     for backend in args.backends.split(","):
         for name in optimizers:
-            cells = [best.get((backend, name, f)) for f in FRAMEWORKS]
+            cells = [best.get((backend, name, f)) for f in (*before, *FRAMEWORKS)]
             text = [f"{c[0] * 1e6:.0f} / {c[1] * 1e6:.0f}" if c else "-" for c in cells]
-            mb_t, keras_t, native_t = (c[0] if c else None for c in cells)
+            mb_t, keras_t, native_t = (c[0] if c else None for c in cells[len(before) :])
             print(
                 f"| {backend} | {name} | {' | '.join(text)} | {_ratio(native_t, mb_t)} "
                 f"| {_ratio(keras_t, mb_t)} |"

@@ -160,9 +160,14 @@ def _momentum_rule(xp, param, grad, m, lr, momentum):
     return xp.add(param, m), m
 
 
-def test_foreach_momentum_scales_the_slot_in_place(monkeypatch):
-    # m * momentum is read once, so it is computed in m's own memory: one list of new
-    # tensors per step (grad * lr; a gradient is never written), not two, and no copy.
+@pytest.mark.parametrize("on_cpu", [True, False], ids=["cpu", "device"])
+def test_foreach_momentum_scales_the_slot_in_place(monkeypatch, on_cpu):
+    # m * momentum is read once, so it is computed in m's own memory, and no copy. On
+    # a GPU grad * lr is the one list of new tensors a step (a gradient is never
+    # written); on the CPU, where the kernels run tensor by tensor, none: the 0-d lr
+    # is broadcast into addcmul_ (`on_cpu=False` stands for a GPU here).
+    run = _training_foreach._run
+    monkeypatch.setattr(_training_foreach, "_run", lambda *a, **k: run(*a, on_cpu=on_cpu))
     shapes = [(3,), (2, 4)]
     p = [RNG.normal(size=s) for s in shapes]
     g = [RNG.normal(size=s) for s in shapes]
@@ -188,7 +193,7 @@ def test_foreach_momentum_scales_the_slot_in_place(monkeypatch):
         np.testing.assert_allclose(tm[i].numpy(), em, rtol=1e-12)
         np.testing.assert_allclose(tp[i].numpy(), p[i] + em, rtol=1e-12)
         np.testing.assert_allclose(tg[i].numpy(), g[i], rtol=0)
-    assert calls == ["multiply"]  # the only out-of-place kernel: grad * lr
+    assert calls == ([] if on_cpu else ["multiply"])  # out-of-place kernels
     assert [x.data_ptr() for x in tm] == memory
 
 

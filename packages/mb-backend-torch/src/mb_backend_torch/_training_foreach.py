@@ -1,9 +1,15 @@
 """Optimizer updates over many tensors at once: any per-tensor rule (`fused_update`) and
 elementwise rules on torch's multi-tensor ``_foreach`` kernels (`foreach_update`)."""
 
+import math
+import operator
+
 import torch
 
+from mb_backend_torch import _foreach_fusion
 from mb_backend_torch._compat import foreach
+from mb_backend_torch._foreach_fusion import Value as _Value
+from mb_backend_torch._foreach_fusion import scalar as _scalar
 from mb_backend_torch.numpy._common import t
 
 
@@ -50,14 +56,6 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
     return tuple(columns) if slots else columns[0]
 
 
-def _scalar(value):
-    """A Python number stays one (the kernels take it as a Scalar); anything else (a 0-d
-    tensor of mb's) becomes a torch tensor."""
-    if isinstance(value, bool | int | float):
-        return value
-    return t(value)
-
-
 _UNARY = {
     "abs": torch.abs,
     "negative": torch.neg,
@@ -89,14 +87,26 @@ _KERNELS = {
 }
 
 
-class _Value:
-    """A list of tensors (one per parameter) in a traced rule: an input, or the result
-    of one elementwise function of earlier values and scalars."""
+_NUMBERS = {
+    "abs": abs,
+    "negative": operator.neg,
+    "square": lambda x: x * x,
+    "add": operator.add,
+    "subtract": operator.sub,
+    "multiply": operator.mul,
+    "maximum": max,
+    "minimum": min,
+}
 
-    __slots__ = ("args", "op", "target", "tensors")
 
-    def __init__(self, op, args=(), tensors=None, target=None):
-        self.op, self.args, self.tensors, self.target = op, args, tensors, target
+def _number_function(op, *args):
+    """The Python function computing ``op`` of these numbers as the kernels would, or
+    None (division by 0, square root of a negative, sign: torch's result)."""
+    if op == "divide":
+        return operator.truediv if args[1] != 0 else None
+    if op == "sqrt":
+        return math.sqrt if args[0] >= 0 else None
+    return _NUMBERS.get(op)
 
 
 class _Trace:
@@ -107,6 +117,10 @@ class _Trace:
         self.steps = []
 
     def _record(self, op, *args):
+        if all(type(a) in (int, float) for a in args) and _number_function(op, *args):
+            # Python numbers stay numbers, so the kernels can take them as a Scalar
+            # (``addcmul_(..., value=1 - rho)``; a 0-d tensor would need a kernel of its own).
+            return _number_function(op, *args)(*args)
         if not any(isinstance(a, _Value) for a in args):
             function = _UNARY.get(op) or _BINARY[op]
             return function(*(torch.as_tensor(_scalar(a)) for a in args))
@@ -123,80 +137,41 @@ for _name in (*_UNARY, *_BINARY):
     )
 
 
-def _run(steps, outputs):
+def _run(steps, outputs, on_cpu=False):
     """Computes the traced `steps` with torch's multi-tensor kernels.
 
     A step writes into the memory of an argument, instead of allocating, when nothing
     reads that argument afterwards and the memory is scratch (allocated by an earlier
-    step) or a parameter's or slot's (never a gradient's); so Adam's
-    ``m = m + (g - m) * c`` updates ``m`` in place, and momentum's
-    ``m = m * momentum - g * lr`` scales ``m`` in place, as hand-written kernels do.
+    step) or a parameter's or slot's (never a gradient's) (`_foreach_fusion.Graph`);
+    so momentum's ``m = m * momentum - g * lr`` scales ``m`` in place, as hand-written
+    kernels do. Chains of steps that torch has one in-place kernel for run as that
+    kernel (`_foreach_fusion.plan`): Adam's moments are one ``lerp_`` and one
+    ``mul_`` + ``addcmul_``, its parameter update one ``addcdiv_``.
     """
-    last_read = {}
-    for index, step in enumerate(steps):
-        for arg in step.args:
-            if isinstance(arg, _Value):
-                last_read[id(arg)] = index
-    kept = {id(value) for value in outputs if isinstance(value, _Value)}
-
-    def writable(arg, index, step):
-        if not isinstance(arg, _Value) or id(arg) in kept or last_read.get(id(arg)) != index:
-            return False
-        if arg.target is None:
-            return arg.op != "input"  # scratch; a gradient is never written
-        # A parameter or slot read for the last time: its memory may hold this step's
-        # result (its new value is written there at the end in any case; a value left
-        # in another target's memory is copied out first, below).
-        return True
+    graph = _foreach_fusion.Graph(steps, outputs, on_cpu)
+    fusions, absorbed = _foreach_fusion.plan(graph)
 
     def operand(arg):
         return arg.tensors if isinstance(arg, _Value) else _scalar(arg)
 
-    # The moving average x + (y - x) * c (Adam's moments) is one lerp, in place.
-    position = {id(step): index for index, step in enumerate(steps)}
-    lerps, skipped = {}, set()
-    for index, step in enumerate(steps):
-        if step.op != "add" or not all(isinstance(arg, _Value) for arg in step.args):
-            continue
-        x, scaled = step.args
-        if scaled.op != "multiply" or not isinstance(scaled.args[0], _Value):
-            continue
-        difference, weight = scaled.args
-        if not isinstance(weight, float) or difference.op != "subtract":
-            continue
-        y, again = difference.args
-        inner = (scaled, difference)
-        if (
-            again is x
-            and isinstance(y, _Value)
-            and not any(id(v) in kept or id(v) not in position for v in inner)
-            and last_read.get(id(scaled)) == index
-            and last_read.get(id(difference)) == position[id(scaled)]
-            and writable(x, index, step)
-        ):
-            lerps[index] = (x, y, weight)
-            skipped.update(id(v) for v in inner)
-
     for index, step in enumerate(steps):
         op = step.op
-        if id(step) in skipped:
+        if id(step) in absorbed:
             continue
-        if index in lerps:
-            x, y, weight = lerps[index]
-            foreach.lerp_(x.tensors, y.tensors, weight)
-            step.tensors = x.tensors
+        if index in fusions:
+            step.tensors = fusions[index].run()
             continue
         if op in _UNARY:
             (x,) = step.args
             if op == "square":
-                if writable(x, index, step):
+                if graph.writable(x, index):
                     foreach.mul_(x.tensors, x.tensors)
                     step.tensors = x.tensors
                 else:
                     step.tensors = list(foreach.mul(x.tensors, x.tensors))
                 continue
             out_of_place, in_place = _KERNELS[op]
-            if writable(x, index, step):
+            if graph.writable(x, index):
                 in_place(x.tensors)
                 step.tensors = x.tensors
             else:
@@ -209,19 +184,19 @@ def _run(steps, outputs):
             first, second = (foreach.neg_, foreach.add_)
             if op == "divide":
                 first, second = (foreach.reciprocal_, foreach.mul_)
-            tensors = b.tensors if writable(b, index, step) else [x.clone() for x in b.tensors]
+            tensors = b.tensors if graph.writable(b, index) else [x.clone() for x in b.tensors]
             first(tensors)
             second(tensors, _scalar(a))
             step.tensors = tensors
             continue
         if not isinstance(a, _Value) or (
             op in _COMMUTATIVE
-            and not writable(a, index, step)
+            and not graph.writable(a, index)
             and isinstance(b, _Value)
-            and writable(b, index, step)
+            and graph.writable(b, index)
         ):
             a, b = b, a
-        if writable(a, index, step):
+        if graph.writable(a, index):
             in_place(a.tensors, operand(b))
             step.tensors = a.tensors
         else:
@@ -264,7 +239,7 @@ def foreach_update(rule, params, grads, *slots, scalars=()):
             f"{len(slots)} slot(s), each computed from the lists; it returned {out!r}."
         )
     with torch.no_grad():
-        _run(trace.steps, out)
+        _run(trace.steps, out, on_cpu=all(p.device.type == "cpu" for p in params))
         sources = [value.tensors for value in out]
         # A value living in another target's memory is copied out before any write.
         sources = [

@@ -135,14 +135,13 @@ class Nadam(_BetasOptimizer):
         # The running product of the momentum schedule (one scalar per optimizer).
         self._u_product = Variable(1.0, dtype=dtype, trainable=False)
 
-    def _backend_update_step(self, grads, trainable_variables, learning_rate):
+    def _advance_state(self):
         dtype = self._u_product.dtype
         step = ops.cast(ops.add(self._iterations_value(), 1), dtype)
         schedule = ops.subtract(1.0, ops.multiply(0.5, ops.power(0.96, step)))
         self._u_product.assign(
             ops.multiply(ops.multiply(self._u_product.value, self.beta_1), schedule)
         )
-        super()._backend_update_step(grads, trainable_variables, learning_rate)
 
     def _plan(self, index, variable):
         static = (1 - self.beta_1, 1 - self.beta_2, self.epsilon)

@@ -170,6 +170,7 @@ class ApplyMixin:
         grads = self._clip_gradients(grads)
         grads = [cast_to(g, v.dtype) for g, v in zip(grads, variables, strict=True)]
         learning_rate = self._learning_rate_value()
+        self._advance_state()
         if self._try_kernels(grads, variables, learning_rate):
             return
         self._apply_weight_decay(variables)
@@ -190,6 +191,12 @@ class ApplyMixin:
             variable.assign(ops.where(update, variable.value, old))
         for acc, total in zip(accs, summed, strict=True):
             acc.assign(ops.where(update, ops.zeros_like(total), total))
+
+    def _advance_state(self):
+        """Updates the optimizer's state shared by all variables (Nadam's running
+        product), once a step, before the per-variable rules; nothing by default. An
+        optimizer that needs it overrides this rather than `_backend_update_step`, so
+        its rules keep the multi-tensor kernels."""
 
     def _uses_builtin_math(self):
         cls = type(self)
