@@ -3,11 +3,17 @@
 The backend's ``convert_to_tensor`` returns its own engine's tensors as they
 are and takes other engines' tensors through DLPack, so passing the native
 batch straight through is what avoids a round trip through NumPy.
+
+`to_host_or_backend` is the variant for a consumer whose compiled step places NumPy
+arguments on the device itself (jax's ``jit`` does it in its C++ dispatch, a third of
+the cost of a conversion in Python): NumPy arrays of numbers stay as they are.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from mb_data import _engines, _structure, _text
 from mb_ops import backends
@@ -24,6 +30,26 @@ def to_backend(batch: Any) -> Any:
     _text.check_batch(batch)
     convert = backend_converter()
     return _structure.map_structure(convert, batch)
+
+
+def is_host_numbers(x: Any) -> bool:
+    """Whether `x` is a NumPy array of numbers or booleans (what a compiled step takes)."""
+    return type(x) is np.ndarray and x.dtype.kind in "biufc"
+
+
+def to_host_or_backend(batch: Any, copy: bool) -> Any:
+    """``batch`` with its NumPy arrays of numbers as they are (a private copy with
+    `copy`: the source may write into the same buffer for its next batch while a step
+    still reads this one) and every other leaf a tensor of the active backend."""
+    _text.check_batch(batch)
+    convert = backend_converter()
+
+    def leaf(x: Any) -> Any:
+        if is_host_numbers(x):
+            return x.copy() if copy else x
+        return convert(x)
+
+    return _structure.map_structure(leaf, batch)
 
 
 def to_numpy(batch: Any) -> Any:
