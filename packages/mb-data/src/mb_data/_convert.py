@@ -27,9 +27,15 @@ def backend_converter():
 def to_backend(batch: Any) -> Any:
     """``batch`` with every leaf a tensor of the active backend (text the backend
     cannot hold, or Python objects, are refused naming the input: `_text`)."""
-    _text.check_batch(batch)
     convert = backend_converter()
+    if _flat_numbers(batch):  # the usual (x, y[, sample_weight]) of arrays: one pass
+        return tuple([convert(x) for x in batch])
+    _text.check_batch(batch)
     return _structure.map_structure(convert, batch)
+
+
+def _flat_numbers(batch: Any) -> bool:
+    return type(batch) is tuple and all(is_host_numbers(x) for x in batch)
 
 
 def is_host_numbers(x: Any) -> bool:
@@ -41,6 +47,8 @@ def to_host_or_backend(batch: Any, copy: bool) -> Any:
     """``batch`` with its NumPy arrays of numbers as they are (a private copy with
     `copy`: the source may write into the same buffer for its next batch while a step
     still reads this one) and every other leaf a tensor of the active backend."""
+    if _flat_numbers(batch):
+        return tuple([x.copy() for x in batch]) if copy else batch
     _text.check_batch(batch)
     convert = backend_converter()
 

@@ -88,8 +88,14 @@ def check_structure(structure: Any, name: str) -> None:
 
 
 def _is_numeric(leaf: Any) -> bool:
+    # What check_leaf passes at once: NumPy (or jax) numbers and booleans, and other
+    # engines' tensors that are not strings.
     dtype = getattr(leaf, "dtype", None)
-    return isinstance(dtype, np.dtype) and dtype.kind in "biufc"
+    if isinstance(dtype, np.dtype):
+        return dtype.kind in "biufc"
+    if dtype is None or _engines.is_pandas(leaf):
+        return False
+    return _engines.dtype_name(leaf) != "string"
 
 
 def check_batch(batch: Any) -> None:
