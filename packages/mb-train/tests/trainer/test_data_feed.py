@@ -28,9 +28,7 @@ def _data():
 def _model(builtins, run_eagerly=False):
     x = mb_layers.Input((3,))
     model = Model(x, mb_layers.layers.Dense(1, kernel_initializer="ones")(x))
-    model.compile(
-        optimizer=builtins["sgd"](0.05), loss=builtins["mse"](), run_eagerly=run_eagerly
-    )
+    model.compile(optimizer=builtins["sgd"](0.05), loss=builtins["mse"](), run_eagerly=run_eagerly)
     return model
 
 
