@@ -111,11 +111,11 @@ def _native_feed(backend: str):
     """How a loop written for the engine alone hands it a batch of the raw pipeline:
     its own tensors as they are; another engine's through NumPy, then the engine's
     public conversion (``jnp.asarray``, ``tf.convert_to_tensor``, ``torch.as_tensor``),
-    or none where a compiled jax step takes the NumPy arrays itself."""
+    or none for a compiled jax step (``jax.jit`` takes NumPy arrays itself)."""
     import numpy as np
 
     convert = np.asarray
-    if backend == "jax" and not _host_arrays():
+    if backend == "jax" and not _JIT:
         import jax.numpy as jnp
 
         convert = jnp.asarray
