@@ -6,7 +6,9 @@ batch straight through is what avoids a round trip through NumPy.
 
 `to_host_or_backend` is the variant for a consumer whose compiled step places NumPy
 arguments on the device itself (jax's ``jit`` does it in its C++ dispatch, a third of
-the cost of a conversion in Python): NumPy arrays of numbers stay as they are.
+the cost of a conversion in Python): NumPy arrays of numbers stay as they are, and so
+do other engines' tensors in host memory, as NumPy views (DLPack), instead of going
+through DLPack into the backend (~40 us a tensor on jax).
 """
 
 from __future__ import annotations
@@ -50,14 +52,38 @@ def to_host_or_backend(batch: Any, copy: bool) -> Any:
     if _flat_numbers(batch):
         return tuple([x.copy() for x in batch]) if copy else batch
     _text.check_batch(batch)
-    convert = backend_converter()
+    core = backends.backend_module("core")
+    convert, is_own = core.convert_to_tensor, core.is_tensor
 
     def leaf(x: Any) -> Any:
         if is_host_numbers(x):
             return x.copy() if copy else x
+        if not is_own(x):
+            view = _host_view(x)
+            if view is not None:
+                return view.copy() if copy else view
         return convert(x)
 
     return _structure.map_structure(leaf, batch)
+
+
+_DLPACK_CPU = 1  # DLPack's kDLCPU
+
+
+def _host_view(x: Any) -> np.ndarray | None:
+    """A NumPy view of another engine's tensor of numbers held in host memory (a torch
+    ``DataLoader``'s or a ``tf.data`` pipeline's batch on the CPU), through DLPack; None
+    for anything else (a tensor on an accelerator stays one: no copy to the host)."""
+    device = getattr(x, "__dlpack_device__", None)
+    if device is None:
+        return None
+    try:
+        if int(device()[0]) != _DLPACK_CPU:
+            return None
+        view = np.from_dlpack(x)
+    except Exception:  # a dtype NumPy lacks (bfloat16), a tensor that requires grad...
+        return None
+    return view if view.dtype.kind in "biufc" else None
 
 
 def to_numpy(batch: Any) -> Any:
