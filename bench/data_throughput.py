@@ -22,7 +22,11 @@ loop running the same step over batches converted beforehand (data already on th
 device): the last column is then what mb adds per step over that loop, the number
 issue 25 bounds (5 us). ``--prefetch on`` makes `EpochIterator` build the next
 batches on a background thread while the step runs (`mb_data._prefetch`; jax and
-tensorflow; by default only when the batches go to an accelerator).
+tensorflow; by default only when the batches go to an accelerator). ``--jit`` compiles
+the step with the backend's ``training.jit``, as ``fit`` compiles its steps, and feeds it
+as ``fit`` does: where the backend's compiled functions place NumPy arguments themselves
+(jax: ``training.JIT_PLACES_HOST_ARRAYS``), `EpochIterator(host_arrays=True)` hands the
+batches over as NumPy arrays.
 
 No assertion anywhere: this is a measurement, not a test.
 """
@@ -39,6 +43,7 @@ import time
 
 # EpochIterator(prefetch=): None (the default: threads for accelerators), True, False.
 _PREFETCH = {"auto": None, "on": True, "off": False}[os.environ.get("MB_BENCH_PREFETCH", "auto")]
+_JIT = os.environ.get("MB_BENCH_JIT") == "1"
 BACKENDS = ("numpy", "jax", "torch", "tensorflow", "openvino")
 ADAPTERS = ("arrays", "generator", "pydataset", "tf.data", "torch", "grain")
 
@@ -102,8 +107,40 @@ def _wait(batch) -> None:
         ready()
 
 
+def _native_feed(backend: str):
+    """How a loop written for the engine alone hands it a batch of the raw pipeline:
+    its own tensors as they are; another engine's through NumPy, then the engine's
+    public conversion (``jnp.asarray``, ``tf.convert_to_tensor``, ``torch.as_tensor``),
+    or none for a compiled jax step (``jax.jit`` takes NumPy arrays itself)."""
+    import numpy as np
+
+    convert = np.asarray
+    if backend == "jax" and not _JIT:
+        import jax.numpy as jnp
+
+        convert = jnp.asarray
+    elif backend == "tensorflow":
+        import tensorflow as tf
+
+        convert = tf.convert_to_tensor
+    elif backend == "torch":
+        import torch
+
+        convert = torch.as_tensor
+    own = {"jax": "jax", "tensorflow": "tensorflow", "torch": "torch"}.get(backend)
+
+    def leaf(x):
+        if type(x).__module__.split(".")[0] in (own, "jaxlib" if own == "jax" else own):
+            return x
+        return convert(np.asarray(x))
+
+    return lambda batch: tuple(leaf(x) for x in batch)
+
+
 def _step_fn(features: int, width: int):
-    """A small step on the engine, waited for: ``sum(x @ W)``; None without --step-matmul."""
+    """A small step on the engine, waited for: ``sum(x @ W)`` (plus the labels' sum,
+    so that a compiled step takes both arrays); None without --step-matmul. With
+    ``--jit``, compiled by the backend's ``training.jit`` as fit's steps are."""
     if not width:
         return None
     import numpy as np
@@ -113,12 +150,25 @@ def _step_fn(features: int, width: int):
     core = backends.backend_module("core")
     w = core.convert_to_tensor(np.random.default_rng(1).random((features, width), "float32"))
 
+    def body(w, x, y):
+        return ops.sum(ops.matmul(x, w)) + ops.cast(ops.sum(y), "float32")
+
+    jit = backends.lookup("training", "jit") if _JIT else None
+    run = jit(body) if jit is not None else body
+
     def step(batch):
-        out = ops.sum(ops.matmul(batch[0], w))
+        out = run(w, batch[0], batch[1])
         _wait((out,))
         return out
 
     return step
+
+
+def _host_arrays() -> bool:
+    """Whether fit would hand this backend's compiled step NumPy batches."""
+    from mb_ops import backends
+
+    return _JIT and bool(backends.lookup("training", "JIT_PLACES_HOST_ARRAYS"))
 
 
 def measure(
@@ -161,32 +211,60 @@ def measure(
 
 
 def _measure_with_step(backend, batches, batch_size, features, repeats, step) -> list:
-    """Per adapter: a native loop stepping over batches already converted, against the
-    same steps fed by `EpochIterator` from the adapter."""
+    """Per adapter, step by step in turn: a native loop stepping over batches already
+    converted, a native loop over the same pipeline converting each batch itself, and
+    the steps fed by `EpochIterator`. Each step is timed on its own (wall clock and the
+    calling thread's CPU time) and the medians are kept: on a busy machine bursts of
+    other work then fall on all three alike, and the median skips them."""
+    import statistics
+
     import mb_data
 
+    feed_native = _native_feed(backend)
+    feed = {"host_arrays": True} if _host_arrays() else {}
+    clock, cpu_clock = time.perf_counter, time.thread_time
     rows = []
-    for name, (_, make_mb) in _pipelines(batches, batch_size, features).items():
+    for name, (make_raw, make_mb) in _pipelines(batches, batch_size, features).items():
         source, y, size = make_mb()
         ready = [c[0] for _, _, c in mb_data.EpochIterator(source, y, batch_size=size)]
-        native_best = mb_best = float("inf")
         for batch in ready[:5]:  # warm-up: compile the step
             step(batch)
-        for _ in range(repeats):
-            start = time.perf_counter()
-            for batch in ready:
-                step(batch)
-            native_best = min(native_best, time.perf_counter() - start)
+        times = {"raw": [], "pipeline": [], "mb": []}
+        cpus = {"raw": [], "pipeline": [], "mb": []}
+        for _ in range(repeats + 1):  # the first pass warms the pipelines up, untimed
             source, y, size = make_mb()
-            it = mb_data.EpochIterator(source, y, batch_size=size, prefetch=_PREFETCH)
-            start = time.perf_counter()
-            for _, _, chunk in it:
-                for batch in chunk:
-                    step(batch)
-            mb_best = min(mb_best, time.perf_counter() - start)
-        count = len(ready)
+            it = mb_data.EpochIterator(source, y, batch_size=size, prefetch=_PREFETCH, **feed)
+            chunks = it.enumerate_epoch()
+            raw = iter(make_raw())
+            samples = {"raw": [], "pipeline": [], "mb": []}
+            for batch in ready:
+                t, c = clock(), cpu_clock()
+                step(batch)
+                samples["raw"].append((clock() - t, cpu_clock() - c))
+                t, c = clock(), cpu_clock()
+                step(feed_native(next(raw)))
+                samples["pipeline"].append((clock() - t, cpu_clock() - c))
+                t, c = clock(), cpu_clock()
+                step(next(chunks)[2][0])
+                samples["mb"].append((clock() - t, cpu_clock() - c))
+            chunks.close()
+            for key, values in samples.items():
+                if _ > 0:
+                    times[key] += [v[0] for v in values]
+                    cpus[key] += [v[1] for v in values]
+        med = {k: statistics.median(v) for k, v in times.items()}
+        cpu = {k: statistics.median(v) for k, v in cpus.items()}
         rows.append(
-            {"backend": backend, "adapter": name, "raw": count / native_best, "mb": count / mb_best}
+            {
+                "backend": backend,
+                "adapter": name,
+                "raw": 1.0 / med["raw"],
+                "mb": 1.0 / med["mb"],
+                "pipeline": 1.0 / med["pipeline"],
+                # the calling thread's CPU time per step, mb's side minus the native one's
+                "cpu_added": cpu["mb"] - cpu["raw"],
+                "cpu_pipeline_added": cpu["mb"] - cpu["pipeline"],
+            }
         )
     return rows
 
@@ -213,6 +291,11 @@ def main() -> None:
         help="EpochIterator(prefetch=None|True|False): the default (a background thread "
         "for accelerators only), always, never",
     )
+    parser.add_argument(
+        "--jit",
+        action="store_true",
+        help="compile the step with the backend's training.jit and feed it as fit does",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     sizes = (args.batches, args.batch_size, args.features, args.repeats, args.step_matmul)
@@ -223,6 +306,7 @@ def main() -> None:
     for backend in args.backends:
         env = {**os.environ, "MB_BACKEND": backend}
         env["MB_BENCH_PREFETCH"] = args.prefetch
+        env["MB_BENCH_JIT"] = "1" if args.jit else "0"
         cmd = [sys.executable, __file__, backend, "--child"]
         cmd += ["--batches", str(args.batches), "--batch-size", str(args.batch_size)]
         cmd += ["--features", str(args.features), "--repeats", str(args.repeats)]
@@ -239,17 +323,26 @@ def main() -> None:
     stepped = args.step_matmul > 0
     if stepped:
         print(
-            f"each with a sum(x @ W) step, W ({args.features}, {args.step_matmul}); "
+            f"each with a {'compiled ' if args.jit else ''}sum(x @ W) step, "
+            f"W ({args.features}, {args.step_matmul}); "
             "'raw' = native loop over batches already converted"
         )
     header = f"{'backend':<11} {'adapter':<10} {'raw':>10} {'mb':>10} {'mb/raw':>7}"
-    print(f"{header} {'added us/step' if stepped else 'added us/batch':>15}")
+    header += f" {'added us/step' if stepped else 'added us/batch':>15}"
+    if stepped:
+        header += f" {'added CPU us':>13} {'pipeline':>9} {'over it us':>11} {'CPU us':>7}"
+    print(header)
     for row in rows:
         added = 1e6 * (1.0 / row["mb"] - 1.0 / row["raw"])
-        print(
+        line = (
             f"{row['backend']:<11} {row['adapter']:<10} {row['raw']:>10.0f} {row['mb']:>10.0f} "
             f"{row['mb'] / row['raw']:>7.2f} {added:>15.1f}"
         )
+        if "cpu_added" in row:
+            over = 1e6 * (1.0 / row["mb"] - 1.0 / row["pipeline"])
+            line += f" {1e6 * row['cpu_added']:>13.1f} {row['pipeline']:>9.0f} {over:>11.1f}"
+            line += f" {1e6 * row['cpu_pipeline_added']:>7.1f}"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -118,3 +118,54 @@ def test_a_failed_pass_is_not_resumed(as_numpy):
     with pytest.raises(OSError, match="disk hiccup"):
         list(it)
     assert _values(list(it), as_numpy) == [0.0, 1.0, 2.0]
+
+
+# ----- host_arrays: batches for a compiled step that places NumPy arguments itself ---
+
+
+def _epoch_batches(it):
+    return [batch for _, _, batches in it for batch in batches]
+
+
+def test_host_arrays_yield_the_same_numpy_batches_as_the_default_tensors(as_numpy):
+    rng = np.random.default_rng(0)
+    x = {"a": rng.random((10, 3), dtype="float32"), "b": np.arange(10)}
+    y, weights = rng.random(10), rng.random(10)
+    args = dict(batch_size=4, shuffle=False, steps_per_execution=2, prefetch=False)
+    host = _epoch_batches(mb_data.EpochIterator(x, y, weights, host_arrays=True, **args))
+    tensors = _epoch_batches(mb_data.EpochIterator(x, y, weights, **args))
+    assert [len(b[0]["a"]) for b in host] == [4, 4, 2]  # the last batch is partial
+    for got, want in zip(host, tensors, strict=True):
+        leaves = [got[0]["a"], got[0]["b"], got[1], got[2]]
+        assert all(type(leaf) is np.ndarray for leaf in leaves)
+        expected = as_numpy(want)
+        np.testing.assert_array_equal(got[0]["a"], expected[0]["a"])
+        np.testing.assert_array_equal(got[0]["b"], expected[0]["b"])
+        # float64 targets and weights are fed at floatx, as the tensors are
+        np.testing.assert_array_equal(got[1], expected[1])
+        np.testing.assert_array_equal(got[2], expected[2])
+        assert got[1].dtype == expected[1].dtype == np.float32
+        np.testing.assert_array_equal(as_numpy(mb_data.EpochIterator.place(got)[2]), got[2])
+
+
+def test_host_arrays_from_a_generator_are_copies_of_its_buffer():
+    # A generator writing each batch into one buffer: with the steps dispatched
+    # asynchronously, a batch handed over must not change when the next one is written.
+    buffer = np.zeros((2, 3), "float32")
+
+    def batches():
+        for i in range(4):
+            buffer[:] = i
+            yield buffer, np.full(2, i)
+
+    it = mb_data.EpochIterator(batches(), host_arrays=True, prefetch=False)
+    got = _epoch_batches(it)
+    assert [float(x[0, 0]) for x, _ in got] == [0.0, 1.0, 2.0, 3.0]
+    assert all(type(x) is np.ndarray and x is not buffer for x, _ in got)
+
+
+def test_host_arrays_still_refuse_python_objects():
+    batches = iter([(np.array([1, "a"], dtype=object), np.zeros(2))])
+    it = mb_data.EpochIterator(batches, host_arrays=True, prefetch=False)
+    with pytest.raises(TypeError, match=r"The input x is an array of Python objects"):
+        list(it)

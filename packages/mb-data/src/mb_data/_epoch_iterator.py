@@ -6,6 +6,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+from mb_data import _convert
 from mb_data._prefetch import Prefetcher
 from mb_data._select import get_data_adapter
 from mb_data._sharding import DataSharding
@@ -51,6 +52,13 @@ class EpochIterator:
             backend can place them from another thread) or False: whether batches
             are made on a background thread. Never while a distribution shards the
             data.
+        host_arrays: for a consumer whose compiled step places NumPy arguments on the
+            device itself (jax's ``jit``, in its C++ dispatch): where batches are made
+            in turn on the calling thread (no prefetch thread, no distribution), their
+            NumPy arrays of numbers are yielded as they are instead of as tensors
+            (other leaves are converted as usual). `place` converts such a batch for
+            code that needs tensors. mb's ``fit``, ``evaluate`` and ``predict`` use it
+            where the backend says its compiled steps take host arrays.
 
     Example:
         >>> import numpy as np
@@ -70,6 +78,7 @@ class EpochIterator:
         class_weight: dict | None = None,
         steps_per_execution: int = 1,
         prefetch: bool | None = None,
+        host_arrays: bool = False,
     ):
         self.steps_per_epoch = _optional_positive("steps_per_epoch", steps_per_epoch)
         self.steps_per_execution = (
@@ -77,6 +86,7 @@ class EpochIterator:
         )
         self.sharding = DataSharding.current()
         self.prefetch = prefetch
+        self.host_arrays = bool(host_arrays)
         self.data_adapter = get_data_adapter(
             x,
             y=y,
@@ -107,6 +117,12 @@ class EpochIterator:
         """Steps per epoch: ``steps_per_epoch``, else the adapter's count, else what the
         first epoch found (None until then for inputs of unknown length)."""
         return self.steps_per_epoch or self._num_batches
+
+    @staticmethod
+    def place(batch: Any) -> Any:
+        """``batch`` with every leaf a tensor of the active backend: what the iterator
+        yields without ``host_arrays`` (tensors are returned as they are)."""
+        return _convert.to_backend(batch)
 
     def reset(self) -> None:
         """Drops the persistent iterator: the next epoch starts a new pass."""
@@ -182,14 +198,18 @@ class EpochIterator:
             # Not read ahead: each batch's split is recorded as it is made.
             self._iterator = self.data_adapter.get_sharded_iterator(self.sharding)
         else:
-            self._iterator = self.data_adapter.get_iterator()
             placement = backends.lookup("core", "placement")
             enter = None
             if placement is not None and self.prefetch is not False:
                 enter = placement(only_for_accelerators=self.prefetch is None)
             if enter is not None:
+                # Converted on the thread: the copy to the device overlaps the step.
                 depth = max(2, self.steps_per_execution + 1)
-                self._iterator = Prefetcher(self._iterator, enter, depth=depth)
+                self._iterator = Prefetcher(self.data_adapter.get_iterator(), enter, depth=depth)
+            elif self.host_arrays:
+                self._iterator = self.data_adapter.get_host_iterator()
+            else:
+                self._iterator = self.data_adapter.get_iterator()
         self._pass_has_data = False
 
     def _close_iterator(self) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 
 def is_namedtuple(x: Any) -> bool:
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
@@ -24,6 +26,11 @@ def map_structure(fn: Callable[[Any], Any], structure: Any) -> Any:
     """``structure`` with every non-None leaf replaced by ``fn(leaf)``."""
     if structure is None:
         return None
+    kind = type(structure)
+    if kind is tuple:  # the common (x, y[, sample_weight]) batch: no namedtuple check
+        return tuple([map_structure(fn, v) for v in structure])
+    if kind is np.ndarray:
+        return fn(structure)
     if isinstance(structure, dict):
         return type(structure)((k, map_structure(fn, v)) for k, v in structure.items())
     if is_namedtuple(structure):

@@ -139,8 +139,31 @@ class ArrayDataAdapter(DataAdapter):
             rows = column.rows(index)
             return convert(rows) if column.cast is None else convert(rows, dtype=column.cast)
 
+        return self._batches(take)
+
+    def get_host_iterator(self) -> Iterator[Any]:
+        # The arrays' rows as they are (views or gathered copies, never written by mb:
+        # no private copy needed); columns of engine tensors are converted as usual.
+        convert = _convert.backend_converter()
+
+        def take(column, index):
+            rows = column.rows(index)
+            if column.cast is not None:
+                return convert(rows, dtype=column.cast)
+            return rows if _convert.is_host_numbers(rows) else convert(rows)
+
+        return self._batches(take)
+
+    def _batches(self, take) -> Iterator[Any]:
+        """One pass: ``take(column, index)`` on every column, in the inputs' structure."""
+        columns = self._columns
+        if type(columns) is tuple and all(type(c) is _Column for c in columns):
+            # The flat (x, y[, sample_weight]) of single arrays: no structure walk.
+            for index in self._batch_indices():
+                yield tuple([take(c, index) for c in columns])
+            return
         for index in self._batch_indices():
-            yield _structure.map_structure(lambda c, i=index: take(c, i), self._columns)
+            yield _structure.map_structure(lambda c, i=index: take(c, i), columns)
 
     def get_sharded_iterator(self, sharding: Any) -> Iterator[Any]:
         # Only this process's rows are gathered from the arrays.

@@ -32,6 +32,13 @@ class DataAdapter:
         for batch in self.get_native_iterator():
             yield convert(batch)
 
+    def get_host_iterator(self) -> Iterator[Any]:
+        """One pass over the data for a compiled step that places NumPy arguments itself:
+        NumPy arrays of numbers stay on the host (copied: the source may reuse their
+        buffer for its next batch), every other leaf a tensor of the active backend."""
+        for batch in self.get_native_iterator():
+            yield _convert.to_host_or_backend(batch, copy=True)
+
     def get_sharded_iterator(self, sharding: Any) -> Iterator[Any]:
         """One pass, this process's part of every batch, placed by `sharding`
         (an :class:`mb_data.DataSharding`, under an active distribution)."""

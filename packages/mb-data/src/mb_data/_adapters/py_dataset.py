@@ -75,6 +75,11 @@ class PyDatasetAdapter(DataAdapter):
     def get_iterator(self) -> Iterator[Any]:
         return self._pass(lambda batch: _convert.to_backend(self._standardize(batch)))
 
+    def get_host_iterator(self) -> Iterator[Any]:
+        return self._pass(
+            lambda batch: _convert.to_host_or_backend(self._standardize(batch), copy=True)
+        )
+
     @property
     def num_batches(self) -> int | None:
         return self._dataset.num_batches

@@ -52,6 +52,13 @@ class TrainingOptional(Protocol):
         function; more run in ``multi_step`` (the trainer's own default: 16)."""
         ...
 
+    @property
+    def JIT_PLACES_HOST_ARRAYS(self) -> bool:
+        """Whether a function compiled by ``jit`` takes NumPy arrays and places them on
+        the device in its own dispatch, cheaper than a ``convert_to_tensor`` first (jax):
+        the trainer then hands batches over as NumPy arrays."""
+        ...
+
     def is_out_of_memory(self, error: BaseException) -> bool:
         """Whether ``error`` is the engine running out of device memory."""
         ...

@@ -35,6 +35,15 @@ def _convert_batch(data):
     return tree.map_structure(convert, data)
 
 
+def _fed_by(function, iterator):
+    """`function` fed by `iterator`: mb's own step functions take its batches as they
+    come (NumPy arrays where it hands them over so, for the compiled step to place); a
+    function the user set gets them as tensors."""
+    if not iterator.host_arrays or getattr(function, "_mb_runner", None) is not None:
+        return function
+    return lambda batches: function([iterator.place(batch) for batch in batches])
+
+
 _NO_LOSS = (
     "{method}() needs a loss to minimize, but the model was compiled without `loss` and "
     "adds none with `add_loss`. Pass one to compile, e.g. "
@@ -189,6 +198,14 @@ class TrainerMixin:
         if self._run_eagerly:
             return False
         return self._jit_compile
+
+    def _host_arrays(self):
+        """Whether fit/evaluate/predict hand batches to the compiled step as NumPy arrays
+        (the backend's compiled functions place them in their own dispatch, cheaper than
+        a conversion in Python first); eager steps get tensors."""
+        if self._compile_mode() is False:
+            return False
+        return bool(backends.lookup("training", "JIT_PLACES_HOST_ARRAYS"))
 
     def _runner(self, mode):
         trainable = self.trainable_variables
@@ -378,6 +395,7 @@ class TrainerMixin:
             shuffle=shuffle,
             class_weight=class_weight,
             steps_per_execution=self._steps_per_execution,
+            host_arrays=self._host_arrays(),
         )
         val_iterator = None
         if validation_data is not None:
@@ -389,6 +407,7 @@ class TrainerMixin:
                 batch_size=validation_batch_size or batch_size,
                 steps_per_epoch=validation_steps,
                 steps_per_execution=self._steps_per_execution,
+                host_arrays=self._host_arrays(),
             )
         verbose = _resolve_verbose(verbose)
         pending = None
@@ -397,9 +416,9 @@ class TrainerMixin:
             first = next(chunks, None)
             if first is None:
                 raise ValueError("fit() received no data: the input yielded no batch.")
-            self._build_for_batch(first[2][0], training=True, method="fit")
+            self._build_for_batch(iterator.place(first[2][0]), training=True, method="fit")
             pending = _Pending(first, chunks)
-        train_function = self.make_train_function()
+        train_function = _fed_by(self.make_train_function(), iterator)
         callbacks = self._callbacks(
             callbacks, verbose, epochs=epochs, steps=iterator.num_batches, mode="fit"
         )
@@ -465,8 +484,8 @@ class TrainerMixin:
         for begin, end, batches in iterator.enumerate_epoch():
             if test_function is None:
                 if not self._ready_for("test"):
-                    self._build_for_batch(batches[0], training=False, method=method)
-                test_function = self.make_test_function()
+                    self._build_for_batch(iterator.place(batches[0]), training=False, method=method)
+                test_function = _fed_by(self.make_test_function(), iterator)
             callbacks.on_test_batch_begin(begin)
             with _memory.naming_the_batch(batches, method):
                 logs = test_function(batches)
@@ -537,6 +556,7 @@ class TrainerMixin:
             batch_size=batch_size,
             steps_per_epoch=steps,
             steps_per_execution=self._steps_per_execution,
+            host_arrays=self._host_arrays(),
         )
         verbose = _resolve_verbose(verbose)
         callbacks = self._callbacks(callbacks, verbose, steps=iterator.num_batches, mode="evaluate")
@@ -572,7 +592,9 @@ class TrainerMixin:
         array([[3.],
                [7.]], dtype=float32)
         """
-        iterator = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps)
+        iterator = EpochIterator(
+            x, batch_size=batch_size, steps_per_epoch=steps, host_arrays=self._host_arrays()
+        )
         verbose = _resolve_verbose(verbose)
         callbacks = self._callbacks(callbacks, verbose, steps=iterator.num_batches, mode="predict")
         callbacks.on_predict_begin()
@@ -582,9 +604,9 @@ class TrainerMixin:
             for position, data in enumerate(batches):
                 if predict_function is None:
                     if not self.built:
-                        x_batch, _, _ = unpack_x_y_sample_weight(data)
+                        x_batch, _, _ = unpack_x_y_sample_weight(iterator.place(data))
                         self(x_batch)
-                    predict_function = self.make_predict_function()
+                    predict_function = _fed_by(self.make_predict_function(), iterator)
                 callbacks.on_predict_batch_begin(begin)
                 with _memory.naming_the_batch([data], "predict"):
                     batch_outputs = predict_function([data])
