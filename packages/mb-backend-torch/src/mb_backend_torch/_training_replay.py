@@ -357,13 +357,24 @@ def opaque_call(fn, *args):
 
 
 class GraphReplay:
-    """``fn`` recorded on its second call per input signature, then replayed.
+    """``fn`` recorded once per input signature, then replayed.
+
+    The first signature ``fn`` is called with is recorded on that first call: a
+    training loop's batches share it, and the recording's own run gives the call's
+    results, so the step's Python runs once, not once eagerly and once recorded. A
+    later new signature (an epoch's last partial batch, one of many sequence lengths)
+    runs eagerly `warmup` times first and is recorded when it comes back: one seen only
+    once then costs an eager run, not a recording.
+
+    When the first call's recording is refused or fails (a step that reads a value
+    into Python while it builds lazily created state, or a plain error), that call
+    runs eagerly and counts as the signature's warm-up: the signature is recorded on
+    its next call, as a later one would be, and an error shows its plain traceback.
 
     Args:
         fn: a pure function of tensors (nested in lists, tuples, dicts), returning
             tensors; the trainer's step.
-        warmup: eager calls per signature before recording (the first call also
-            builds lazily created state and shows errors with plain tracebacks).
+        warmup: eager calls before recording a signature other than the first.
     """
 
     def __init__(self, fn, warmup=1):
@@ -393,18 +404,22 @@ class GraphReplay:
             return self.fn(*args)
         entry = self._entries.get(key)
         if entry is None:
-            calls = self._calls.get(key, 0) + 1
-            self._calls[key] = calls
-            if calls <= self.warmup:
-                return self.fn(*args)
             with self._lock:
+                first = not self._calls  # the first signature: recorded at once
+                calls = self._calls.get(key, 0) + 1
+                self._calls[key] = calls
                 entry = self._entries.get(key)
-                if entry is None:
+                if entry is None and (first or calls > self.warmup):
                     entry, result = self._record(structure, flat)
-                    self._entries[key] = entry
                     if not isinstance(entry, str):
+                        self._entries[key] = entry
                         return result  # the recording's own results: no second run
-        if isinstance(entry, str):
+                    if not first:
+                        self._entries[key] = entry  # refused after a warm-up: stays eager
+                    # else: this eager call is the warm-up; the next one records again
+            if entry is None or isinstance(entry, str):
+                return self.fn(*args)
+        elif isinstance(entry, str):
             return self.fn(*args)
         replay, out_spec, passthrough = entry
         # Grad mode stays on as while recording (some kernels, e.g. mkldnn's RNN, only
@@ -432,7 +447,7 @@ class GraphReplay:
                 out = self.fn(*copied_args)
         except RecordingRefused as refused:
             return str(refused), None
-        except Exception as error:  # the eager call worked: keep running it that way
+        except Exception as error:  # the step runs eagerly (an error of its own shows there)
             return f"the step could not be recorded ({type(error).__name__}: {error})", None
         finally:
             _recording.active, _recording.recorder = False, None
