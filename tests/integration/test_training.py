@@ -356,3 +356,58 @@ def test_torch_cnn_with_fused_biases_trains_and_predicts_as_it_does_eagerly():
     (fused_loss, fused_out), (eager_loss, eager_out) = results
     np.testing.assert_allclose(fused_loss, eager_loss, rtol=1e-5)
     np.testing.assert_allclose(fused_out, eager_out, rtol=1e-4, atol=1e-5)
+
+
+class _CountsCalls(mb_layers.Layer):
+    """The identity, counting how often its Python runs (eagerly or recorded)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.calls = 0
+
+    def call(self, x):
+        self.calls += 1
+        return x
+
+
+@pytest.mark.skipif(
+    config.backend() != "torch",
+    reason=f"torch records and replays a step per batch shape; this process runs "
+    f"{config.backend()}",
+)
+def test_torch_fit_runs_a_steps_python_once_for_the_batch_shape_then_replays():
+    """The first batch's step is recorded as it runs (its Python runs once, not once
+    eagerly and again to record); the last partial batch runs eagerly in the first
+    epoch and is recorded when it comes back in the second. The numbers are eager's."""
+    from mb_train import optimizers
+
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((36, 3)).astype("float32")  # 4 batches of 8, then one of 4
+    y = x @ np.array([[1.0], [-2.0], [0.5]], "float32")
+    results = []
+    for run_eagerly in (False, True):
+        mb_ops.random.set_random_seed(2)
+        counter = _CountsCalls()
+        model = Sequential([mb_layers.Input((3,)), counter, layers.Dense(1)])
+        model.compile(optimizer=optimizers.Adam(1e-2), loss="mse", run_eagerly=run_eagerly)
+        per_epoch = []
+
+        class Count(Callback):
+            def on_epoch_begin(self, epoch, logs=None):
+                self.start = counter.calls
+
+            def on_epoch_end(self, epoch, logs=None):
+                per_epoch.append(counter.calls - self.start)
+
+        history = model.fit(
+            x, y, batch_size=8, epochs=3, shuffle=False, verbose=0, callbacks=[Count()]
+        )
+        results.append((per_epoch, history.history["loss"], model.get_weights()))
+    (replayed, replayed_loss, replayed_weights), (eager, eager_loss, eager_weights) = results
+    assert eager == [5, 5, 5]  # the counter sees every step that runs the layers' Python
+    # epoch 1: the 8-row step recorded, the 4-row one eager; epoch 2: the 4-row one
+    # recorded; epoch 3: replays only.
+    assert replayed == [2, 1, 0]
+    np.testing.assert_allclose(replayed_loss, eager_loss, rtol=1e-5)
+    for got, want in zip(replayed_weights, eager_weights, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)

@@ -72,6 +72,48 @@ def test_a_new_input_shape_is_recorded_separately():
     assert replay.recorded == 2
 
 
+
+def test_the_first_signature_is_recorded_on_its_first_call_later_ones_on_their_second():
+    runs = []
+
+    def step(params, momentum, batch):
+        runs.append(batch[0].shape[0])  # the step's Python ran (eagerly or recorded)
+        return _sgd_step(params, momentum, batch)
+
+    replay = training.jit(step, pure=True)
+    params, momentum = _state()
+    eager_params, eager_momentum = _state()
+    for size in (8, 8, 8, 5, 8, 5, 5):
+        batch = next(_batches(1, size))
+        params, momentum, logs = replay(params, momentum, batch)
+        eager_params, eager_momentum, eager_logs = _sgd_step(eager_params, eager_momentum, batch)
+        assert float(logs["loss"]) == float(eager_logs["loss"])
+    assert runs == [8, 5, 5]  # 8: recorded at once; 5: eager, then recorded
+    assert replay.recorded == 2
+    for got, want in zip(params + momentum, eager_params + eager_momentum, strict=True):
+        torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
+def test_a_first_call_that_reads_a_value_to_build_state_is_recorded_on_the_second():
+    """Lazily built state may read a value into Python once (what the eager warm-up
+    call used to absorb): that first call runs eagerly, the next one is recorded."""
+    built, runs = [], []
+
+    def step(params, momentum, batch):
+        runs.append(1)
+        if not built:
+            built.append(float(params[0].sum()))  # a one-off read, refused when recorded
+        return _sgd_step(params, momentum, batch)
+
+    replay = training.jit(step, pure=True)
+    eager = _train(_sgd_step)
+    got = _train(replay)
+    assert replay.recorded == 1 and replay.refusals == []
+    # The refused recording (which ran to the read), the eager call, the recording.
+    assert len(runs) == 3
+    assert got[2] == eager[2]  # the refused recording ran on copies: no update twice
+
+
 @pytest.mark.parametrize(
     "read",
     [lambda t: t.item(), lambda t: bool(t > 0), lambda t: t.numpy(), lambda t: t.tolist()],

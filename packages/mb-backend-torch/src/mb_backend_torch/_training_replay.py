@@ -113,6 +113,7 @@ class _Recorder(_compat.DispatchMode):
         self.inputs = []
         for tensor in inputs:
             self.inputs.append(self._bind(tensor))
+        self._input_names = frozenset(self.inputs)
 
     def _bind(self, tensor):
         name = f"t{next(self._counter)}"
@@ -151,20 +152,25 @@ class _Recorder(_compat.DispatchMode):
         return self._constant(value)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
         if func in _VALUE_READS:
             raise RecordingRefused(
                 f"the step reads a tensor's value into Python ({func}); it runs eagerly"
             )
-        out = func(*args, **kwargs)
-        given = _tensors_in((args, kwargs))
-        if _compat.is_mutable(func):
+        out = func(*args, **kwargs) if kwargs else func(*args)
+        given = _arguments_tensors(args, kwargs)
+        mutable, foldable = _op_facts(func)
+        if mutable:
             self._mutated.update(_storage(t) for t in given)
         if func in _ALIASES and len(given) == 1 and isinstance(out, torch.Tensor):
             # detach/lift_fresh return their input as far as the replay is concerned
             # (nothing requires grad there): a Python alias, not a dispatched op. A
             # lifted literal (torch.tensor(2.0) in the step) is a constant of the step.
             source = self.expression(given[0])
+            if func is _DETACH and source not in self._input_names:
+                # Another name for the same tensor: no line of its own in the replay.
+                self._names[id(out)] = source
+                self._alive.append(out)
+                return out
             name = self._bind(out)
             literal = func is torch.ops.aten.lift_fresh.default
             self._steps.append(
@@ -175,13 +181,15 @@ class _Recorder(_compat.DispatchMode):
         # The replay calls the C++ overload itself, skipping OpOverload.__call__'s
         # Python frame (a microsecond per op, a few dozen ops per small step).
         op = self._op_name(func)
-        arguments = [self.expression(a) for a in args]
-        call = ", ".join(arguments + [f"{k}={self.expression(v)}" for k, v in kwargs.items()])
+        expression = self.expression
+        arguments = [expression(a) for a in args]
+        if kwargs:
+            call = ", ".join(arguments + [f"{k}={expression(v)}" for k, v in kwargs.items()])
+        else:
+            call = ", ".join(arguments)
         # zeros_like & co read only shapes and dtypes, which the signature fixes.
-        names = set() if func in _METADATA_ONLY else {self._names[id(t)] for t in given}
-        foldable = (
-            not _compat.is_mutable(func) and torch.Tag.nondeterministic_seeded not in func.tags
-        )
+        names_of = self._names
+        names = set() if func in _METADATA_ONLY else {names_of[id(t)] for t in given}
         if isinstance(out, torch.Tensor):
             name = self._bind(out)
             step = _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable)
@@ -189,16 +197,15 @@ class _Recorder(_compat.DispatchMode):
                 step.call = (func, op, arguments)
             self._steps.append(step)
         elif isinstance(out, list | tuple) and any(isinstance(o, torch.Tensor) for o in out):
-            result = f"r{next(self._counter)}"
-            lines, outs = [f"{result} = {op}({call})"], []
-            for i, item in enumerate(out):
-                if isinstance(item, torch.Tensor):
-                    outs.append((self._bind(item), item))
-                    lines.append(f"{outs[-1][0]} = {result}[{i}]")
-            self._steps.append(_Step("\n    ".join(lines), outs, names, given, foldable))
+            outs = self._bind_items(out)
+            self._steps.append(_Step(f"{_targets(out, outs)} = {op}({call})", outs, names,
+                                     given, foldable))  # fmt: skip
         else:
             self._steps.append(_Step(f"{op}({call})", [], names, given, foldable=False))
         return out
+
+    def _bind_items(self, out):
+        return [(self._bind(item), item) for item in out if isinstance(item, torch.Tensor)]
 
     def record_call(self, fn, args):
         """Runs ``fn(*args)`` outside the recording and records it as one call."""
@@ -208,12 +215,10 @@ class _Recorder(_compat.DispatchMode):
         call = ", ".join(self.expression(a) for a in args)
         names = {self._names[id(t)] for t in given}
         op = self._constant(fn)
-        result = f"r{next(self._counter)}"
-        lines, outs = [f"{result} = {op}({call})"], []
-        for i, item in enumerate(out):
-            outs.append((self._bind(item), item))
-            lines.append(f"{outs[-1][0]} = {result}[{i}]")
-        self._steps.append(_Step("\n    ".join(lines), outs, names, given, foldable=False))
+        outs = self._bind_items(out)
+        self._steps.append(
+            _Step(f"{_targets(out, outs)} = {op}({call})", outs, names, given, foldable=False)
+        )
         return out
 
     def compile(self, outputs):
@@ -254,7 +259,8 @@ class _Recorder(_compat.DispatchMode):
         return namespace["replay"], source, passthrough
 
 
-_ALIASES = frozenset({torch.ops.aten.detach.default, torch.ops.aten.lift_fresh.default})
+_DETACH = torch.ops.aten.detach.default
+_ALIASES = frozenset({_DETACH, torch.ops.aten.lift_fresh.default})
 _METADATA_ONLY = frozenset(
     {
         torch.ops.aten.zeros_like.default,
@@ -282,6 +288,41 @@ def _storage(tensor):
         return tensor.untyped_storage().data_ptr()
     except (RuntimeError, NotImplementedError):  # no storage (sparse, ...): one shared key
         return -1
+
+
+def _targets(out, outs):
+    """The assignment targets of a call returning the sequence ``out``: the bound names
+    of its tensors, ``_`` for its other items (one unpacking, not a line per item)."""
+    names = iter(name for name, _ in outs)
+    return "".join(
+        f"{next(names) if isinstance(item, torch.Tensor) else '_'}, " for item in out
+    ).rstrip()
+
+
+_FACTS = {}
+
+
+def _op_facts(func):
+    """(writes to an input, may be folded into a constant) of an aten overload."""
+    facts = _FACTS.get(func)
+    if facts is None:
+        mutable = _compat.is_mutable(func)
+        seeded = torch.Tag.nondeterministic_seeded in func.tags
+        facts = _FACTS[func] = (mutable, not mutable and not seeded)
+    return facts
+
+
+def _arguments_tensors(args, kwargs):
+    """`_tensors_in((args, kwargs))` for the flat argument tuples most ops get."""
+    found = []
+    for item in args:
+        if isinstance(item, torch.Tensor):
+            found.append(item)
+        elif isinstance(item, list | tuple | dict):
+            found += _tensors_in(item)
+    if kwargs:
+        found += _tensors_in(kwargs)
+    return found
 
 
 def _tensors_in(value):
@@ -357,13 +398,24 @@ def opaque_call(fn, *args):
 
 
 class GraphReplay:
-    """``fn`` recorded on its second call per input signature, then replayed.
+    """``fn`` recorded once per input signature, then replayed.
+
+    The first signature ``fn`` is called with is recorded on that first call: a
+    training loop's batches share it, and the recording's own run gives the call's
+    results, so the step's Python runs once, not once eagerly and once recorded. A
+    later new signature (an epoch's last partial batch, one of many sequence lengths)
+    runs eagerly `warmup` times first and is recorded when it comes back: one seen only
+    once then costs an eager run, not a recording.
+
+    When the first call's recording is refused or fails (a step that reads a value
+    into Python while it builds lazily created state, or a plain error), that call
+    runs eagerly and counts as the signature's warm-up: the signature is recorded on
+    its next call, as a later one would be, and an error shows its plain traceback.
 
     Args:
         fn: a pure function of tensors (nested in lists, tuples, dicts), returning
             tensors; the trainer's step.
-        warmup: eager calls per signature before recording (the first call also
-            builds lazily created state and shows errors with plain tracebacks).
+        warmup: eager calls before recording a signature other than the first.
     """
 
     def __init__(self, fn, warmup=1):
@@ -393,18 +445,22 @@ class GraphReplay:
             return self.fn(*args)
         entry = self._entries.get(key)
         if entry is None:
-            calls = self._calls.get(key, 0) + 1
-            self._calls[key] = calls
-            if calls <= self.warmup:
-                return self.fn(*args)
             with self._lock:
+                first = not self._calls  # the first signature: recorded at once
+                calls = self._calls.get(key, 0) + 1
+                self._calls[key] = calls
                 entry = self._entries.get(key)
-                if entry is None:
+                if entry is None and (first or calls > self.warmup):
                     entry, result = self._record(structure, flat)
-                    self._entries[key] = entry
                     if not isinstance(entry, str):
+                        self._entries[key] = entry
                         return result  # the recording's own results: no second run
-        if isinstance(entry, str):
+                    if not first:
+                        self._entries[key] = entry  # refused after a warm-up: stays eager
+                    # else: this eager call is the warm-up; the next one records again
+            if entry is None or isinstance(entry, str):
+                return self.fn(*args)
+        elif isinstance(entry, str):
             return self.fn(*args)
         replay, out_spec, passthrough = entry
         # Grad mode stays on as while recording (some kernels, e.g. mkldnn's RNN, only
@@ -432,7 +488,7 @@ class GraphReplay:
                 out = self.fn(*copied_args)
         except RecordingRefused as refused:
             return str(refused), None
-        except Exception as error:  # the eager call worked: keep running it that way
+        except Exception as error:  # the step runs eagerly (an error of its own shows there)
             return f"the step could not be recorded ({type(error).__name__}: {error})", None
         finally:
             _recording.active, _recording.recorder = False, None

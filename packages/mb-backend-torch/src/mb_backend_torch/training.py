@@ -153,9 +153,10 @@ def jit(fn, jit_compile=None, donate_argnums=(), pure=False, **options):
         jit_compile: True compiles with ``torch.compile``; None and False do not.
         donate_argnums: accepted for the contract; torch has no buffer donation.
         pure: ``fn``'s Python has no effect but its result (as ``jax.jit``
-            assumes): its aten ops are recorded on the second call per input
-            signature and replayed after (`GraphReplay`); a step that reads a
-            tensor's value into Python stays eager.
+            assumes): its aten ops are recorded per input signature and replayed
+            after (`GraphReplay`: the first signature on its first call, later ones
+            on their second); a step that reads a tensor's value into Python stays
+            eager.
         **options: ``mode``: ``"compile"`` also compiles, ``"eager"`` never
             records, None records when `pure`; the rest is passed to
             ``torch.compile`` (``fullgraph``, ``dynamic``, ``backend``, and
