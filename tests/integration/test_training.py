@@ -393,14 +393,19 @@ def test_torch_fit_runs_a_steps_python_once_for_the_batch_shape_then_replays():
         per_epoch = []
 
         class Count(Callback):
+            def __init__(self, counter, per_epoch):
+                super().__init__()
+                self.counter, self.per_epoch = counter, per_epoch
+
             def on_epoch_begin(self, epoch, logs=None):
-                self.start = counter.calls
+                self.start = self.counter.calls
 
             def on_epoch_end(self, epoch, logs=None):
-                per_epoch.append(counter.calls - self.start)
+                self.per_epoch.append(self.counter.calls - self.start)
 
+        count = Count(counter, per_epoch)
         history = model.fit(
-            x, y, batch_size=8, epochs=3, shuffle=False, verbose=0, callbacks=[Count()]
+            x, y, batch_size=8, epochs=3, shuffle=False, verbose=0, callbacks=[count]
         )
         results.append((per_epoch, history.history["loss"], model.get_weights()))
     (replayed, replayed_loss, replayed_weights), (eager, eager_loss, eager_weights) = results

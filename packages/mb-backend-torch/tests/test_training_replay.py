@@ -72,7 +72,6 @@ def test_a_new_input_shape_is_recorded_separately():
     assert replay.recorded == 2
 
 
-
 def test_the_first_signature_is_recorded_on_its_first_call_later_ones_on_their_second():
     runs = []
 
