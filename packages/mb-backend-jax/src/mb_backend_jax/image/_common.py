@@ -1,8 +1,8 @@
 """Shared helpers of the image ops: layouts, batching and option checks."""
 
-from mb_ops import config
+from mb_ops import config, numpy_shaped
 
-RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
+RESIZE_INTERPOLATIONS = numpy_shaped.RESIZE_INTERPOLATIONS
 AFFINE_TRANSFORM_INTERPOLATIONS = {"nearest": 0, "bilinear": 1}
 AFFINE_TRANSFORM_FILL_MODES = {"constant", "nearest", "wrap", "mirror", "reflect"}
 MAP_COORDINATES_FILL_MODES = {"constant", "nearest", "wrap", "mirror", "reflect"}

@@ -6,11 +6,10 @@ import tensorflow as tf
 from mb_backend_tensorflow._convert import convert_to_tensor
 from mb_backend_tensorflow._dtypes import is_int_dtype, result_type, standardize_dtype
 from mb_backend_tensorflow.image._common import batched, check_images, to_last
+from mb_ops import numpy_shaped
 
-RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
-SCALE_AND_TRANSLATE_METHODS = (
-    "linear", "bilinear", "trilinear", "cubic", "bicubic", "tricubic", "lanczos3", "lanczos5",
-)  # fmt: skip
+RESIZE_INTERPOLATIONS = (*numpy_shaped.RESIZE_INTERPOLATIONS, "area")
+SCALE_AND_TRANSLATE_METHODS = numpy_shaped.SCALE_AND_TRANSLATE_METHODS
 
 
 def _crop_or_pad(images, size, crop, fill_value):
@@ -43,16 +42,14 @@ def resize(
 ):
     images = convert_to_tensor(images)
     check_images(images, "resize")
-    if interpolation not in RESIZE_INTERPOLATIONS:
-        raise ValueError(
-            f"resize got interpolation={interpolation!r}. Expected one of {RESIZE_INTERPOLATIONS}."
-        )
-    if fill_mode != "constant":
-        raise ValueError(f"resize supports only fill_mode='constant'. Received {fill_mode!r}.")
-    if crop_to_aspect_ratio and pad_to_aspect_ratio:
-        raise ValueError("resize: pass only one of crop_to_aspect_ratio and pad_to_aspect_ratio.")
-    if len(size) != 2:
-        raise ValueError(f"resize needs size=(height, width). Received size={size}.")
+    numpy_shaped.check_resize_arguments(
+        size,
+        interpolation,
+        fill_mode,
+        crop_to_aspect_ratio,
+        pad_to_aspect_ratio,
+        RESIZE_INTERPOLATIONS,
+    )
     images, undo_layout = to_last(images, data_format)
     images, undo_batch = batched(images)
     if crop_to_aspect_ratio or pad_to_aspect_ratio:

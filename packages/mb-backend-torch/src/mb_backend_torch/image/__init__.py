@@ -13,10 +13,10 @@ from mb_backend_torch.image._geometry import compute_homography_matrix as comput
 from mb_backend_torch.image._geometry import elastic_transform as elastic_transform
 from mb_backend_torch.image._geometry import map_coordinates as map_coordinates
 from mb_backend_torch.image._geometry import perspective_transform as perspective_transform
+from mb_backend_torch.image._resize import RESIZE_INTERPOLATIONS as RESIZE_INTERPOLATIONS
 from mb_backend_torch.image._resize import resize as resize
 from mb_backend_torch.image._resize import scale_and_translate as scale_and_translate
 
-RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
 AFFINE_TRANSFORM_INTERPOLATIONS = ("nearest", "bilinear")
 AFFINE_TRANSFORM_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
 SCALE_AND_TRANSLATE_METHODS = (

@@ -8,7 +8,9 @@ import torch.nn.functional as tnn
 from mb_backend_torch.image._color import _check_rank
 from mb_backend_torch.nn._conv import data_format_of
 from mb_backend_torch.numpy._common import t
+from mb_ops import numpy_shaped
 
+RESIZE_INTERPOLATIONS = (*numpy_shaped.RESIZE_INTERPOLATIONS, "area")
 _INTERPOLATE = {"bilinear": "bilinear", "nearest": "nearest-exact", "bicubic": "bicubic"}
 
 
@@ -91,20 +93,15 @@ def scale_and_translate(
     return out
 
 
-def _aspect(images, size, crop, pad, fill_value):
-    height, width = images.shape[-2:]
-    target_h, target_w = size
+def _crop_or_pad(x, target, crop, pad, fill_value):
+    """The (N, C, H, W) ``x`` cropped or padded to the aspect ratio of ``target``."""
     if crop:
-        crop_h = max(min(height, int(width * target_h / target_w)), 1)
-        crop_w = max(min(width, int(height * target_w / target_h)), 1)
-        top = int((height - crop_h) / 2)
-        left = int((width - crop_w) / 2)
-        return images[..., top : top + crop_h, left : left + crop_w]
-    pad_h = max(height, int(width * target_h / target_w))
-    pad_w = max(width, int(height * target_w / target_h))
-    top = int((pad_h - height) / 2)
-    left = int((pad_w - width) / 2)
-    return tnn.pad(images, (left, left, top, top), value=fill_value)
+        _, (top, bottom), (left, right) = numpy_shaped.aspect_crop(x.shape, target, False)
+        return x[..., top:bottom, left:right]
+    if pad:
+        top, left = numpy_shaped.aspect_pad(x.shape, target, False)[-2:]
+        return tnn.pad(x, (left, left, top, top), value=fill_value)
+    return x
 
 
 def resize(
@@ -118,17 +115,14 @@ def resize(
     fill_value=0.0,
     data_format=None,
 ):
-    allowed = (*_INTERPOLATE, "lanczos3", "lanczos5", "area")
-    if interpolation not in allowed:
-        raise ValueError(
-            f"resize: interpolation must be one of {allowed}. Received {interpolation!r}."
-        )
-    if fill_mode != "constant":
-        raise ValueError(f"resize: only fill_mode='constant' is supported. Received {fill_mode!r}.")
-    if crop_to_aspect_ratio and pad_to_aspect_ratio:
-        raise ValueError("resize: pass only one of crop_to_aspect_ratio and pad_to_aspect_ratio.")
-    if len(size) != 2:
-        raise ValueError(f"resize: size must be (height, width). Received {size!r}.")
+    numpy_shaped.check_resize_arguments(
+        size,
+        interpolation,
+        fill_mode,
+        crop_to_aspect_ratio,
+        pad_to_aspect_ratio,
+        RESIZE_INTERPOLATIONS,
+    )
     size = (int(size[0]), int(size[1]))
     images = t(images)
     _check_rank(images, "resize")
@@ -140,8 +134,7 @@ def resize(
     dtype = x.dtype
     if dtype not in (torch.float32, torch.float64):
         x = x.to(torch.float32)
-    if crop_to_aspect_ratio or pad_to_aspect_ratio:
-        x = _aspect(x, size, crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value)
+    x = _crop_or_pad(x, size, crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value)
     if interpolation in ("lanczos3", "lanczos5"):
         scale = [size[0] / x.shape[2], size[1] / x.shape[3]]
         out = scale_and_translate(

@@ -9,8 +9,6 @@ of the backend, so backends stay independent of each other.
 
 from __future__ import annotations
 
-from typing import Any
-
 from mb_ops.numpy_shaped._arrays import NumpyDtypes as NumpyDtypes
 from mb_ops.numpy_shaped._arrays import check_dense as check_dense
 from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
@@ -38,51 +36,13 @@ from mb_ops.numpy_shaped._math import complex_parts as complex_parts
 from mb_ops.numpy_shaped._math import istft_bounds as istft_bounds
 from mb_ops.numpy_shaped._math import stft_window as stft_window
 from mb_ops.numpy_shaped._resize import KERNELS as KERNELS
+from mb_ops.numpy_shaped._resize import RESIZE_INTERPOLATIONS as RESIZE_INTERPOLATIONS
 from mb_ops.numpy_shaped._resize import SCALE_AND_TRANSLATE_METHODS as SCALE_AND_TRANSLATE_METHODS
 from mb_ops.numpy_shaped._resize import aspect_crop as aspect_crop
 from mb_ops.numpy_shaped._resize import aspect_pad as aspect_pad
+from mb_ops.numpy_shaped._resize import check_resize_arguments as check_resize_arguments
 from mb_ops.numpy_shaped._resize import interpolation_weights as interpolation_weights
 from mb_ops.numpy_shaped._resize import nearest_indices as nearest_indices
+from mb_ops.numpy_shaped._resize import resized_shape as resized_shape
 from mb_ops.numpy_shaped._rnn import rnn as rnn
 from mb_ops.numpy_shaped._rnn import unfused_rnn_functions as unfused_rnn_functions
-
-RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
-
-
-def check_resize_arguments(
-    size: Any,
-    interpolation: str,
-    fill_mode: str,
-    crop_to_aspect_ratio: bool,
-    pad_to_aspect_ratio: bool,
-) -> None:
-    """The contract's ``image.resize`` argument checks, with the fix in each message.
-
-    >>> check_resize_arguments((2, 2), "area", "constant", False, False)
-    Traceback (most recent call last):
-    ...
-    ValueError: resize interpolation must be one of ('bilinear', 'nearest', 'lanczos3', 'lanczos5', 'bicubic'). Received: interpolation='area'.
-    """  # noqa: E501
-    if interpolation not in RESIZE_INTERPOLATIONS:
-        raise ValueError(
-            f"resize interpolation must be one of {RESIZE_INTERPOLATIONS}. "
-            f"Received: interpolation={interpolation!r}."
-        )
-    if fill_mode != "constant":
-        raise ValueError(f"resize supports only fill_mode='constant'. Received: {fill_mode!r}.")
-    if crop_to_aspect_ratio and pad_to_aspect_ratio:
-        raise ValueError("Only one of crop_to_aspect_ratio and pad_to_aspect_ratio can be True.")
-    if len(size) != 2:
-        raise ValueError(f"size must be (height, width). Received: size={size!r}.")
-
-
-def resized_shape(shape: Any, size: Any, channels_last: bool) -> list[int]:
-    """`shape` (rank 3 or 4) with its height and width replaced by `size`.
-
-    >>> resized_shape((2, 8, 6, 3), (4, 3), channels_last=True)
-    [2, 4, 3, 3]
-    """
-    out = list(shape)
-    h_axis = len(out) - 3 if channels_last else len(out) - 2
-    out[h_axis], out[h_axis + 1] = int(size[0]), int(size[1])
-    return out

@@ -1,6 +1,8 @@
-"""The host-side NumPy pieces of ``image.resize`` and ``scale_and_translate``:
-interpolation kernels, per-axis weight matrices, nearest indices and the
-crop/pad box for a target aspect ratio. Each engine applies them its own way."""
+"""The host-side pieces of ``image.resize`` and ``scale_and_translate``: the
+argument checks, interpolation kernels, per-axis weight matrices, nearest indices
+and the crop/pad box for a target aspect ratio. Each engine applies them its own
+way; the argument checks and the aspect-ratio boxes are pure Python over static
+shapes, so every backend whose image shapes are known uses them."""
 
 from __future__ import annotations
 
@@ -8,6 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
+"""The interpolations every backend's ``image.resize`` supports (tensorflow and
+torch add ``"area"``)."""
 
 SCALE_AND_TRANSLATE_METHODS = (
     "linear",
@@ -112,3 +118,48 @@ def aspect_pad(shape: Any, target: Any, channels_last: bool) -> list[int]:
     elif left > 0:
         pads[h_axis + 1] = left
     return pads
+
+
+def check_resize_arguments(
+    size: Any,
+    interpolation: str,
+    fill_mode: str,
+    crop_to_aspect_ratio: bool,
+    pad_to_aspect_ratio: bool,
+    interpolations: tuple[str, ...] = RESIZE_INTERPOLATIONS,
+) -> None:
+    """The contract's ``image.resize`` argument checks, with the fix in each message.
+    ``interpolations``: the methods the calling backend supports.
+
+    >>> check_resize_arguments((2, 2), "area", "constant", False, False)
+    Traceback (most recent call last):
+    ...
+    ValueError: resize interpolation must be one of ('bilinear', 'nearest', 'lanczos3', 'lanczos5', 'bicubic'). Received: interpolation='area'.
+    >>> check_resize_arguments((2, 2), "area", "constant", True, True, ("area",))
+    Traceback (most recent call last):
+    ...
+    ValueError: Only one of crop_to_aspect_ratio and pad_to_aspect_ratio can be True.
+    """  # noqa: E501
+    if interpolation not in interpolations:
+        raise ValueError(
+            f"resize interpolation must be one of {interpolations}. "
+            f"Received: interpolation={interpolation!r}."
+        )
+    if fill_mode != "constant":
+        raise ValueError(f"resize supports only fill_mode='constant'. Received: {fill_mode!r}.")
+    if crop_to_aspect_ratio and pad_to_aspect_ratio:
+        raise ValueError("Only one of crop_to_aspect_ratio and pad_to_aspect_ratio can be True.")
+    if len(size) != 2:
+        raise ValueError(f"size must be (height, width). Received: size={size!r}.")
+
+
+def resized_shape(shape: Any, size: Any, channels_last: bool) -> list[int]:
+    """`shape` (rank 3 or 4) with its height and width replaced by `size`.
+
+    >>> resized_shape((2, 8, 6, 3), (4, 3), channels_last=True)
+    [2, 4, 3, 3]
+    """
+    out = list(shape)
+    h_axis = len(out) - 3 if channels_last else len(out) - 2
+    out[h_axis], out[h_axis + 1] = int(size[0]), int(size[1])
+    return out
