@@ -14,6 +14,7 @@ from mb_backend_jax.image._common import (
     to_batched_channels_last,
 )
 from mb_backend_jax.image._filters import gaussian_blur
+from mb_ops import numpy_shaped
 from mb_ops.random import draw_seed
 
 
@@ -117,17 +118,7 @@ def perspective_transform(
     check_rank(images, "perspective_transform")
     start_points = convert_to_tensor(start_points, dtype="float32")
     end_points = convert_to_tensor(end_points, dtype="float32")
-    for name, points in (("start_points", start_points), ("end_points", end_points)):
-        if points.ndim not in (2, 3) or points.shape[-2:] != (4, 2):
-            raise ValueError(
-                f"perspective_transform expects {name} of shape (4, 2) or (batch, 4, 2). "
-                f"Received {points.shape}."
-            )
-    if start_points.shape != end_points.shape:
-        raise ValueError(
-            "perspective_transform expects start_points and end_points of the same shape. "
-            f"Received {start_points.shape} and {end_points.shape}."
-        )
+    numpy_shaped.check_perspective_points(start_points.shape, end_points.shape)
     transforms = compute_homography_matrix(
         jnp.reshape(start_points, (-1, 4, 2)), jnp.reshape(end_points, (-1, 4, 2))
     )

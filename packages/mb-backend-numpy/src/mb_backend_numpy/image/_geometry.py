@@ -10,6 +10,7 @@ from mb_backend_numpy.image._common import as_batch_channels_last
 from mb_backend_numpy.image._filters import gaussian_blur
 from mb_backend_numpy.numpy._common import cast
 from mb_backend_numpy.random import _rng
+from mb_ops import numpy_shaped
 
 INTERPOLATION_ORDERS = {"nearest": 0, "bilinear": 1}
 FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
@@ -153,16 +154,7 @@ def perspective_transform(
     _check_interpolation(interpolation, "constant")
     images = to_tensor(images)
     start, end = to_tensor(start_points), to_tensor(end_points)
-    for name, points in (("start_points", start), ("end_points", end)):
-        if points.ndim not in (2, 3) or points.shape[-2:] != (4, 2):
-            raise ValueError(
-                f"{name} must have shape (4, 2) or (N, 4, 2). Received: {points.shape}."
-            )
-    if start.shape != end.shape:
-        raise ValueError(
-            "start_points and end_points must have the same shape. "
-            f"Received: {start.shape} and {end.shape}."
-        )
+    numpy_shaped.check_perspective_points(start.shape, end.shape)
     x, restore = as_batch_channels_last(images, data_format)
     coefficients = compute_homography_matrix(start.reshape(-1, 4, 2), end.reshape(-1, 4, 2))
     coefficients = np.broadcast_to(coefficients.astype("float64"), (x.shape[0], 8))

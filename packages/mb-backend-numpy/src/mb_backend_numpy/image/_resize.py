@@ -8,8 +8,6 @@ from mb_backend_numpy.image._common import check_rank
 from mb_backend_numpy.nn._common import data_format as standardize_data_format
 from mb_ops import numpy_shaped
 
-RESIZE_INTERPOLATIONS = numpy_shaped.RESIZE_INTERPOLATIONS
-SCALE_AND_TRANSLATE_METHODS = numpy_shaped.SCALE_AND_TRANSLATE_METHODS
 _KERNELS = numpy_shaped.KERNELS
 _weights = numpy_shaped.interpolation_weights
 
@@ -75,8 +73,7 @@ def resize(
     shape = numpy_shaped.resized_shape(images.shape, size, channels_last)
     if interpolation == "nearest":
         return _resize_nearest(images, shape)
-    dims = [d for d in range(images.ndim) if images.shape[d] != shape[d]]
-    scale = [shape[d] / images.shape[d] if images.shape[d] else 1.0 for d in dims]
+    dims, scale = numpy_shaped.resized_axes(images.shape, shape)
     return _scale_and_translate(
         images, shape, dims, scale, [0.0] * len(dims), _KERNELS[interpolation], antialias
     )
@@ -85,11 +82,7 @@ def resize(
 def scale_and_translate(
     images, output_shape, scale, translation, spatial_dims, method, antialias=True
 ):
-    if method not in SCALE_AND_TRANSLATE_METHODS:
-        raise ValueError(
-            f"scale_and_translate method must be one of {SCALE_AND_TRANSLATE_METHODS}. "
-            f"Received: method={method!r}."
-        )
+    numpy_shaped.check_scale_and_translate_method(method)
     images = to_tensor(images)
     scale, translation = to_tensor(scale), to_tensor(translation)
     dtype = result_type(scale.dtype, translation.dtype)

@@ -28,6 +28,7 @@ from mb_backend_openvino.linalg import _solve_nodes
 from mb_backend_openvino.nn._common import data_format as standardize_data_format
 from mb_backend_openvino.numpy._common import floor_divide_node
 from mb_backend_openvino.random import _normal01, _seed
+from mb_ops import numpy_shaped
 
 INTERPOLATION_ORDERS = {"nearest": 0, "bilinear": 1}
 FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
@@ -268,16 +269,7 @@ def perspective_transform(
     _check(interpolation, "constant")
     images = to_tensor(images)
     start, end = to_tensor(start_points), to_tensor(end_points)
-    for name, points in (("start_points", start), ("end_points", end)):
-        if points.ndim not in (2, 3) or tuple(points.shape[-2:]) != (4, 2):
-            raise ValueError(
-                f"{name} must have shape (4, 2) or (N, 4, 2). Received: {points.shape}."
-            )
-    if tuple(start.shape) != tuple(end.shape):
-        raise ValueError(
-            "start_points and end_points must have the same shape. "
-            f"Received: {start.shape} and {end.shape}."
-        )
+    numpy_shaped.check_perspective_points(start.shape, end.shape)
     fmt = standardize_data_format(data_format)
     single = images.ndim == 3
     dtype = images.dtype

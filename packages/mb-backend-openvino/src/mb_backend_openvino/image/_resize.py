@@ -14,8 +14,6 @@ from mb_backend_openvino.image._common import check_rank
 from mb_backend_openvino.nn._common import data_format as standardize_data_format
 from mb_ops import numpy_shaped
 
-RESIZE_INTERPOLATIONS = numpy_shaped.RESIZE_INTERPOLATIONS
-SCALE_AND_TRANSLATE_METHODS = numpy_shaped.SCALE_AND_TRANSLATE_METHODS
 _KERNELS = numpy_shaped.KERNELS
 _weights = numpy_shaped.interpolation_weights
 
@@ -58,7 +56,7 @@ def _scale_and_translate(x, out_shape, dims, scales, translations, kernel, antia
 
 
 def _resize_nearest(x, out_shape):
-    dims = [d for d in range(x.ndim) if x.shape[d] != out_shape[d]]
+    dims = numpy_shaped.resized_axes(x.shape, out_shape)[0]
     indices = [numpy_shaped.nearest_indices(x.shape[d], out_shape[d]) for d in dims]
 
     def build(a):
@@ -114,8 +112,7 @@ def resize(
     shape = numpy_shaped.resized_shape(images.shape, size, channels_last)
     if interpolation == "nearest":
         return _resize_nearest(images, shape)
-    dims = [d for d in range(images.ndim) if images.shape[d] != shape[d]]
-    scales = [shape[d] / images.shape[d] if images.shape[d] else 1.0 for d in dims]
+    dims, scales = numpy_shaped.resized_axes(images.shape, shape)
     key = (
         "resize",
         tuple(images.shape),
@@ -132,11 +129,7 @@ def resize(
 def scale_and_translate(
     images, output_shape, scale, translation, spatial_dims, method, antialias=True
 ):
-    if method not in SCALE_AND_TRANSLATE_METHODS:
-        raise ValueError(
-            f"scale_and_translate method must be one of {SCALE_AND_TRANSLATE_METHODS}. "
-            f"Received: method={method!r}."
-        )
+    numpy_shaped.check_scale_and_translate_method(method)
     images = to_tensor(images)
     scales = np.atleast_1d(to_tensor(scale).numpy()).astype(np.float64)
     translations = np.atleast_1d(to_tensor(translation).numpy()).astype(np.float64)

@@ -11,6 +11,7 @@ from mb_backend_tensorflow._dtypes import standardize_dtype
 from mb_backend_tensorflow.image._common import batched, check_images, to_last
 from mb_backend_tensorflow.image._filters import gaussian_blur
 from mb_backend_tensorflow.nn._common import data_format as standardize_format
+from mb_ops import numpy_shaped
 from mb_ops.random import draw_seed
 
 AFFINE_TRANSFORM_INTERPOLATIONS = ("nearest", "bilinear")
@@ -86,16 +87,7 @@ def perspective_transform(
     check_images(images, "perspective_transform")
     start = tf.cast(convert_to_tensor(start_points), "float32")
     end = tf.cast(convert_to_tensor(end_points), "float32")
-    for name, pts in (("start_points", start), ("end_points", end)):
-        if pts.shape.rank not in (2, 3) or pts.shape.as_list()[-2:] != [4, 2]:
-            raise ValueError(
-                f"{name} must have shape (4, 2) or (batch, 4, 2). Received {pts.shape.as_list()}."
-            )
-    if start.shape.as_list() != end.shape.as_list():
-        raise ValueError(
-            "start_points and end_points must have the same shape. Received "
-            f"{start.shape.as_list()} and {end.shape.as_list()}."
-        )
+    numpy_shaped.check_perspective_points(start.shape, end.shape)
     if start.shape.rank == 2:
         start, end = start[None], end[None]
     images, undo_layout = to_last(images, data_format)

@@ -9,7 +9,6 @@ from mb_backend_tensorflow.image._common import batched, check_images, to_last
 from mb_ops import numpy_shaped
 
 RESIZE_INTERPOLATIONS = (*numpy_shaped.RESIZE_INTERPOLATIONS, "area")
-SCALE_AND_TRANSLATE_METHODS = numpy_shaped.SCALE_AND_TRANSLATE_METHODS
 
 
 def _crop_or_pad(images, size, crop, fill_value):
@@ -111,11 +110,7 @@ def _weights(in_size, out_size, scale, translation, kernel, antialias):
 def scale_and_translate(
     images, output_shape, scale, translation, spatial_dims, method, antialias=True
 ):
-    if method not in SCALE_AND_TRANSLATE_METHODS:
-        raise ValueError(
-            f"scale_and_translate got method={method!r}. Expected one of "
-            f"{SCALE_AND_TRANSLATE_METHODS}."
-        )
+    numpy_shaped.check_scale_and_translate_method(method)
     if method in ("linear", "bilinear", "trilinear"):
         method = "linear"
     elif method in ("cubic", "bicubic", "tricubic"):

@@ -11,6 +11,7 @@ from mb_backend_torch.image._filters import gaussian_blur
 from mb_backend_torch.nn._conv import data_format_of
 from mb_backend_torch.numpy._common import floatx, t
 from mb_backend_torch.random import _generator
+from mb_ops import numpy_shaped
 
 _ORDERS = {"nearest": 0, "bilinear": 1}
 _FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
@@ -214,12 +215,7 @@ def perspective_transform(
     images, channels_first, squeeze = _batch_nhwc(images, data_format, "perspective_transform")
     start = t(start_points)
     end = t(end_points)
-    for name, pts in (("start_points", start), ("end_points", end)):
-        if tuple(pts.shape[-2:]) != (4, 2) or pts.ndim not in (2, 3):
-            raise ValueError(
-                f"perspective_transform: {name} must have shape (4, 2) or (batch, 4, 2). "
-                f"Received {tuple(pts.shape)}."
-            )
+    numpy_shaped.check_perspective_points(start.shape, end.shape)
     if start.ndim == 2:
         start = start.unsqueeze(0)
     if end.ndim == 2:

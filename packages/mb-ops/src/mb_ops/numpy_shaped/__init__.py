@@ -26,6 +26,7 @@ from mb_ops.numpy_shaped._conv import data_format as data_format
 from mb_ops.numpy_shaped._conv import pair as pair
 from mb_ops.numpy_shaped._conv import per_axis as per_axis
 from mb_ops.numpy_shaped._conv import transpose_paddings as transpose_paddings
+from mb_ops.numpy_shaped._geometry import check_perspective_points as check_perspective_points
 from mb_ops.numpy_shaped._inference import custom_gradient as custom_gradient
 from mb_ops.numpy_shaped._inference import refusals as refusals
 from mb_ops.numpy_shaped._inference import remat as remat
@@ -41,8 +42,12 @@ from mb_ops.numpy_shaped._resize import SCALE_AND_TRANSLATE_METHODS as SCALE_AND
 from mb_ops.numpy_shaped._resize import aspect_crop as aspect_crop
 from mb_ops.numpy_shaped._resize import aspect_pad as aspect_pad
 from mb_ops.numpy_shaped._resize import check_resize_arguments as check_resize_arguments
+from mb_ops.numpy_shaped._resize import (
+    check_scale_and_translate_method as check_scale_and_translate_method,
+)
 from mb_ops.numpy_shaped._resize import interpolation_weights as interpolation_weights
 from mb_ops.numpy_shaped._resize import nearest_indices as nearest_indices
+from mb_ops.numpy_shaped._resize import resized_axes as resized_axes
 from mb_ops.numpy_shaped._resize import resized_shape as resized_shape
 from mb_ops.numpy_shaped._rnn import rnn as rnn
 from mb_ops.numpy_shaped._rnn import unfused_rnn_functions as unfused_rnn_functions

@@ -163,3 +163,22 @@ def resized_shape(shape: Any, size: Any, channels_last: bool) -> list[int]:
     h_axis = len(out) - 3 if channels_last else len(out) - 2
     out[h_axis], out[h_axis + 1] = int(size[0]), int(size[1])
     return out
+
+
+def resized_axes(shape: Any, out_shape: Any) -> tuple[list[int], list[float]]:
+    """The axes a resize from ``shape`` to ``out_shape`` changes, and the scale of each.
+
+    >>> resized_axes((2, 8, 6, 3), (2, 4, 6, 3))
+    ([1], [0.5])
+    """
+    dims = [d for d in range(len(shape)) if shape[d] != out_shape[d]]
+    return dims, [out_shape[d] / shape[d] if shape[d] else 1.0 for d in dims]
+
+
+def check_scale_and_translate_method(method: str) -> None:
+    """Refuses a ``scale_and_translate`` method outside ``SCALE_AND_TRANSLATE_METHODS``."""
+    if method not in SCALE_AND_TRANSLATE_METHODS:
+        raise ValueError(
+            f"scale_and_translate method must be one of {SCALE_AND_TRANSLATE_METHODS}. "
+            f"Received: method={method!r}."
+        )
