@@ -17,6 +17,7 @@ from mb_backend_numpy.nn._common import (
     windows,
 )
 from mb_backend_numpy.numpy._common import cast
+from mb_ops import numpy_shaped
 from mb_ops.numpy_shaped import check_adaptive_rank, pair, transpose_paddings
 
 
@@ -50,20 +51,12 @@ def _conv_channels_last(x, kernel, strides, pads, dilation, lhs_dilation=None):
     return out.reshape(*out.shape[: n + 1], out_channels)
 
 
-def _check_channels(channels, kernel_in, name):
-    if kernel_in == 0 or channels % kernel_in:
-        raise ValueError(
-            f"{name}: the input's channels ({channels}) must be a multiple of the kernel's "
-            f"input channels ({kernel_in}, i.e. kernel.shape[-2])."
-        )
-
-
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     fmt = _fmt(data_format)
     x, kernel = to_tensor(inputs), to_tensor(kernel)
     n = x.ndim - 2
     x = to_channels_last(x, fmt)
-    _check_channels(x.shape[-1], kernel.shape[-2], "conv")
+    numpy_shaped.conv_groups("conv", x.shape[-1], kernel.shape[-2])
     strides = per_axis(strides, n, "strides")
     dilation = per_axis(dilation_rate, n, "dilation_rate")
     dtype = result_type(x.dtype, kernel.dtype)
@@ -81,12 +74,8 @@ def _fmt(value):
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     fmt = _fmt(data_format)
     x, kernel = to_tensor(inputs), to_tensor(kernel)
-    channels = x.shape[-1] if fmt == "channels_last" else x.shape[1]
-    if kernel.shape[-2] != channels:
-        raise ValueError(
-            f"depthwise_conv: kernel.shape[-2] ({kernel.shape[-2]}) must equal the input's "
-            f"channels ({channels}). Received kernel shape {kernel.shape}."
-        )
+    channels = numpy_shaped.channels_of(x.shape, fmt)
+    numpy_shaped.check_depthwise_kernel(kernel.shape, channels)
     grouped = kernel.reshape(*kernel.shape[:-2], 1, channels * kernel.shape[-1])
     return conv(x, grouped, strides, padding, fmt, dilation_rate)
 
@@ -118,11 +107,7 @@ def conv_transpose(
     x, kernel = to_tensor(inputs), to_tensor(kernel)
     n = x.ndim - 2
     x = to_channels_last(x, fmt)
-    if kernel.shape[-1] != x.shape[-1]:
-        raise ValueError(
-            f"conv_transpose: kernel.shape[-1] ({kernel.shape[-1]}) must equal the input's "
-            f"channels ({x.shape[-1]}); the kernel is (*spatial, out_channels, in_channels)."
-        )
+    numpy_shaped.check_transpose_kernel(kernel.shape, x.shape[-1])
     strides = per_axis(strides, n, "strides")
     dilation = per_axis(dilation_rate, n, "dilation_rate")
     pads = transpose_paddings(kernel.shape[:n], strides, dilation, padding, output_padding)

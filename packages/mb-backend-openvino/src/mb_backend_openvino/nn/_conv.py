@@ -25,6 +25,7 @@ from mb_backend_openvino.nn._common import (
     per_axis,
     to_channels_first,
 )
+from mb_ops import numpy_shaped
 from mb_ops.numpy_shaped import check_adaptive_rank, pair, transpose_paddings
 
 
@@ -54,7 +55,7 @@ def _conv(name, inputs, kernel, strides, padding, fmt, dilation_rate, groups_of)
     strides = per_axis(strides, n, "strides")
     dilation = per_axis(dilation_rate, n, "dilation_rate")
     padding = check_padding(padding)
-    channels = x.shape[-1] if fmt == "channels_last" else x.shape[1]
+    channels = numpy_shaped.channels_of(x.shape, fmt)
     groups = groups_of(channels, kernel)
     dtype = _dtypes.result_type(x.dtype, kernel.dtype)
     work = _compute(dtype)
@@ -69,13 +70,7 @@ def _conv(name, inputs, kernel, strides, padding, fmt, dilation_rate, groups_of)
 
 
 def _regular_groups(channels, kernel):
-    kernel_in = kernel.shape[-2]
-    if kernel_in == 0 or channels % kernel_in:
-        raise ValueError(
-            f"conv: the input's channels ({channels}) must be a multiple of the kernel's "
-            f"input channels ({kernel_in}, i.e. kernel.shape[-2])."
-        )
-    return channels // kernel_in
+    return numpy_shaped.conv_groups("conv", channels, kernel.shape[-2])
 
 
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
@@ -87,12 +82,8 @@ def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     fmt = _fmt(data_format)
     x, kernel = to_tensor(inputs), to_tensor(kernel)
-    channels = x.shape[-1] if fmt == "channels_last" else x.shape[1]
-    if kernel.shape[-2] != channels:
-        raise ValueError(
-            f"depthwise_conv: kernel.shape[-2] ({kernel.shape[-2]}) must equal the input's "
-            f"channels ({channels}). Received kernel shape {kernel.shape}."
-        )
+    channels = numpy_shaped.channels_of(x.shape, fmt)
+    numpy_shaped.check_depthwise_kernel(kernel.shape, channels)
     n = kernel.ndim - 2
     grouped = _reshape(kernel, (*kernel.shape[:n], 1, channels * kernel.shape[-1]))
     return _conv("depthwise_conv", x, grouped, strides, padding, fmt, dilation_rate, lambda c, k: c)
@@ -133,12 +124,7 @@ def conv_transpose(
     fmt = _fmt(data_format)
     x, kernel = to_tensor(inputs), to_tensor(kernel)
     n = x.ndim - 2
-    channels = x.shape[-1] if fmt == "channels_last" else x.shape[1]
-    if kernel.shape[-1] != channels:
-        raise ValueError(
-            f"conv_transpose: kernel.shape[-1] ({kernel.shape[-1]}) must equal the input's "
-            f"channels ({channels}); the kernel is (*spatial, out_channels, in_channels)."
-        )
+    numpy_shaped.check_transpose_kernel(kernel.shape, numpy_shaped.channels_of(x.shape, fmt))
     strides = per_axis(strides, n, "strides")
     dilation = per_axis(dilation_rate, n, "dilation_rate")
     forward = transpose_paddings(kernel.shape[:n], strides, dilation, padding, output_padding)

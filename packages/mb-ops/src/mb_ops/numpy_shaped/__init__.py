@@ -19,9 +19,13 @@ from mb_ops.numpy_shaped._control_flow import map as map
 from mb_ops.numpy_shaped._control_flow import scan as scan
 from mb_ops.numpy_shaped._control_flow import vectorized_map as vectorized_map
 from mb_ops.numpy_shaped._control_flow import while_loop as while_loop
+from mb_ops.numpy_shaped._conv import channels_of as channels_of
 from mb_ops.numpy_shaped._conv import check_adaptive_rank as check_adaptive_rank
 from mb_ops.numpy_shaped._conv import check_attention_arguments as check_attention_arguments
+from mb_ops.numpy_shaped._conv import check_depthwise_kernel as check_depthwise_kernel
 from mb_ops.numpy_shaped._conv import check_padding as check_padding
+from mb_ops.numpy_shaped._conv import check_transpose_kernel as check_transpose_kernel
+from mb_ops.numpy_shaped._conv import conv_groups as conv_groups
 from mb_ops.numpy_shaped._conv import data_format as data_format
 from mb_ops.numpy_shaped._conv import pair as pair
 from mb_ops.numpy_shaped._conv import per_axis as per_axis

@@ -80,6 +80,44 @@ def transpose_paddings(
     return pads
 
 
+def channels_of(shape: Any, data_format: str) -> int:
+    """The channel count of an input of ``shape`` laid out as ``data_format``."""
+    return shape[-1] if data_format == "channels_last" else shape[1]
+
+
+def conv_groups(name: str, channels: int, kernel_in: int) -> int:
+    """The number of groups of a ``conv`` whose kernel takes ``kernel_in`` of the
+    input's ``channels`` (kernel.shape[-2]); refuses a kernel that does not divide them.
+
+    >>> conv_groups("conv", 6, 2)
+    3
+    """
+    if kernel_in == 0 or channels % kernel_in:
+        raise ValueError(
+            f"{name}: the input's channels ({channels}) must be a multiple of the kernel's "
+            f"input channels ({kernel_in}, i.e. kernel.shape[-2])."
+        )
+    return channels // kernel_in
+
+
+def check_depthwise_kernel(kernel_shape: Any, channels: int) -> None:
+    """``depthwise_conv``'s kernel (*spatial, channels, multiplier) against the input."""
+    if kernel_shape[-2] != channels:
+        raise ValueError(
+            f"depthwise_conv: kernel.shape[-2] ({kernel_shape[-2]}) must equal the input's "
+            f"channels ({channels}). Received kernel shape {kernel_shape}."
+        )
+
+
+def check_transpose_kernel(kernel_shape: Any, channels: int) -> None:
+    """``conv_transpose``'s kernel (*spatial, out_channels, in_channels) against the input."""
+    if kernel_shape[-1] != channels:
+        raise ValueError(
+            f"conv_transpose: kernel.shape[-1] ({kernel_shape[-1]}) must equal the input's "
+            f"channels ({channels}); the kernel is (*spatial, out_channels, in_channels)."
+        )
+
+
 def check_adaptive_rank(ndim: int) -> int:
     """The number of spatial axes of an adaptive pooling input (1 to 3)."""
     if ndim - 2 not in (1, 2, 3):
