@@ -12,8 +12,7 @@ from mb_backend_numpy.numpy._common import cast
 from mb_backend_numpy.random import _rng
 from mb_ops import numpy_shaped
 
-INTERPOLATION_ORDERS = {"nearest": 0, "bilinear": 1}
-FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
+INTERPOLATION_ORDERS = numpy_shaped.INTERPOLATION_ORDERS
 
 
 def _mirror(index, size):
@@ -36,29 +35,11 @@ def _fix_index(index, size, mode):
     return index  # constant: validity is checked separately
 
 
-def _check_interpolation(interpolation, fill_mode):
-    if interpolation not in INTERPOLATION_ORDERS:
-        raise ValueError(
-            f"interpolation must be one of {tuple(INTERPOLATION_ORDERS)}. "
-            f"Received: interpolation={interpolation!r}."
-        )
-    if fill_mode not in FILL_MODES:
-        raise ValueError(f"fill_mode must be one of {FILL_MODES}. Received: {fill_mode!r}.")
-
-
 def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value=0.0):
     """Sample ``inputs`` at ``coordinates`` (one row per input axis), order 0 or 1."""
     inputs = to_tensor(inputs)
     coordinates = [np.asarray(to_tensor(c), dtype="float64") for c in coordinates]
-    if len(coordinates) != inputs.ndim:
-        raise ValueError(
-            "map_coordinates needs one coordinate array per input axis. Received: inputs of "
-            f"shape {inputs.shape} and {len(coordinates)} coordinate arrays."
-        )
-    if fill_mode not in FILL_MODES:
-        raise ValueError(f"fill_mode must be one of {FILL_MODES}. Received: {fill_mode!r}.")
-    if order not in (0, 1):
-        raise ValueError(f"map_coordinates supports order 0 or 1. Received: order={order!r}.")
+    numpy_shaped.check_map_coordinates(inputs.shape, len(coordinates), fill_mode, order)
     values = inputs.astype("float64")
     corners = []
     for c in coordinates:
@@ -112,14 +93,10 @@ def affine_transform(
     fill_value=0,
     data_format=None,
 ):
-    _check_interpolation(interpolation, fill_mode)
+    numpy_shaped.check_interpolation(interpolation, fill_mode)
     images = to_tensor(images)
     transform = to_tensor(transform).astype("float64")
-    if transform.ndim not in (1, 2):
-        raise ValueError(
-            "transform must have rank 1 (one transform) or 2 (one per image). "
-            f"Received: transform.shape={transform.shape}."
-        )
+    numpy_shaped.check_affine_transform(transform.shape)
     x, restore = as_batch_channels_last(images, data_format)
     transform = np.broadcast_to(transform.reshape(-1, 8), (x.shape[0], 8))
     rows, cols = np.meshgrid(np.arange(x.shape[1]), np.arange(x.shape[2]), indexing="ij")
@@ -151,7 +128,7 @@ def compute_homography_matrix(start_points, end_points):
 def perspective_transform(
     images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None
 ):
-    _check_interpolation(interpolation, "constant")
+    numpy_shaped.check_interpolation(interpolation, "constant")
     images = to_tensor(images)
     start, end = to_tensor(start_points), to_tensor(end_points)
     numpy_shaped.check_perspective_points(start.shape, end.shape)
@@ -177,7 +154,7 @@ def elastic_transform(
     seed=None,
     data_format=None,
 ):
-    _check_interpolation(interpolation, fill_mode)
+    numpy_shaped.check_interpolation(interpolation, fill_mode)
     images = to_tensor(images)
     x, restore = as_batch_channels_last(images, data_format)
     alpha, sigma = float(to_tensor(alpha)), float(to_tensor(sigma))

@@ -30,18 +30,7 @@ from mb_backend_openvino.numpy._common import floor_divide_node
 from mb_backend_openvino.random import _normal01, _seed
 from mb_ops import numpy_shaped
 
-INTERPOLATION_ORDERS = {"nearest": 0, "bilinear": 1}
-FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
-
-
-def _check(interpolation, fill_mode):
-    if interpolation not in INTERPOLATION_ORDERS:
-        raise ValueError(
-            f"interpolation must be one of {tuple(INTERPOLATION_ORDERS)}. "
-            f"Received: interpolation={interpolation!r}."
-        )
-    if fill_mode not in FILL_MODES:
-        raise ValueError(f"fill_mode must be one of {FILL_MODES}. Received: {fill_mode!r}.")
+INTERPOLATION_ORDERS = numpy_shaped.INTERPOLATION_ORDERS
 
 
 def _i32(v):
@@ -126,15 +115,7 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     """Sample ``inputs`` at ``coordinates`` (one array per input axis), order 0 or 1."""
     inputs = to_tensor(inputs)
     coordinates = [to_tensor(c) for c in coordinates]
-    if len(coordinates) != inputs.ndim:
-        raise ValueError(
-            "map_coordinates needs one coordinate array per input axis. Received: inputs of "
-            f"shape {inputs.shape} and {len(coordinates)} coordinate arrays."
-        )
-    if fill_mode not in FILL_MODES:
-        raise ValueError(f"fill_mode must be one of {FILL_MODES}. Received: {fill_mode!r}.")
-    if order not in (0, 1):
-        raise ValueError(f"map_coordinates supports order 0 or 1. Received: order={order!r}.")
+    numpy_shaped.check_map_coordinates(inputs.shape, len(coordinates), fill_mode, order)
     dtype = inputs.dtype
     work = "float64" if dtype == "float64" else "float32"
     sizes = tuple(inputs.shape)
@@ -198,13 +179,9 @@ def affine_transform(
     fill_value=0,
     data_format=None,
 ):
-    _check(interpolation, fill_mode)
+    numpy_shaped.check_interpolation(interpolation, fill_mode)
     images, transform = to_tensor(images), to_tensor(transform)
-    if transform.ndim not in (1, 2):
-        raise ValueError(
-            "transform must have rank 1 (one transform) or 2 (one per image). "
-            f"Received: transform.shape={transform.shape}."
-        )
+    numpy_shaped.check_affine_transform(transform.shape)
     fmt = standardize_data_format(data_format)
     single = images.ndim == 3
     dtype = images.dtype
@@ -266,7 +243,7 @@ def compute_homography_matrix(start_points, end_points):
 def perspective_transform(
     images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None
 ):
-    _check(interpolation, "constant")
+    numpy_shaped.check_interpolation(interpolation, "constant")
     images = to_tensor(images)
     start, end = to_tensor(start_points), to_tensor(end_points)
     numpy_shaped.check_perspective_points(start.shape, end.shape)
@@ -298,7 +275,7 @@ def elastic_transform(
     seed=None,
     data_format=None,
 ):
-    _check(interpolation, fill_mode)
+    numpy_shaped.check_interpolation(interpolation, fill_mode)
     images = to_tensor(images)
     check_rank(images)
     alpha = float(to_tensor(alpha).numpy()) if not isinstance(alpha, int | float) else float(alpha)

@@ -30,6 +30,12 @@ from mb_ops.numpy_shaped._conv import data_format as data_format
 from mb_ops.numpy_shaped._conv import pair as pair
 from mb_ops.numpy_shaped._conv import per_axis as per_axis
 from mb_ops.numpy_shaped._conv import transpose_paddings as transpose_paddings
+from mb_ops.numpy_shaped._geometry import FILL_MODES as FILL_MODES
+from mb_ops.numpy_shaped._geometry import INTERPOLATION_ORDERS as INTERPOLATION_ORDERS
+from mb_ops.numpy_shaped._geometry import check_affine_transform as check_affine_transform
+from mb_ops.numpy_shaped._geometry import check_fill_mode as check_fill_mode
+from mb_ops.numpy_shaped._geometry import check_interpolation as check_interpolation
+from mb_ops.numpy_shaped._geometry import check_map_coordinates as check_map_coordinates
 from mb_ops.numpy_shaped._geometry import check_perspective_points as check_perspective_points
 from mb_ops.numpy_shaped._inference import custom_gradient as custom_gradient
 from mb_ops.numpy_shaped._inference import refusals as refusals
