@@ -9,7 +9,7 @@ the dtype an operand brings to promotion.
 import ml_dtypes
 import numpy as np
 
-from mb_ops import config, numpy_shaped
+from mb_ops import numpy_shaped
 from mb_ops.dtypes import FLOAT_TYPES as FLOAT_TYPES
 from mb_ops.dtypes import INT_TYPES as INT_TYPES
 from mb_ops.dtypes import is_float_dtype as is_float_dtype
@@ -31,19 +31,8 @@ name_of = _NUMPY.name_of
 """The mb name of a ``numpy.dtype`` (memoized: this is on every op's path)."""
 
 
-_RESULTS = {}
-
-
-def fast_result_type(*dtypes):
-    """``result_type`` memoized on its arguments and the current floatx."""
-    key = (config.floatx(), dtypes)
-    try:
-        return _RESULTS[key]
-    except KeyError:
-        out = _RESULTS[key] = result_type(*dtypes)
-        return out
-    except TypeError:  # an unhashable dtype object
-        return result_type(*dtypes)
+fast_result_type = _NUMPY.result_type
+"""``result_type`` memoized on its arguments and the current floatx."""
 
 
 def dtype_of(x):

@@ -79,17 +79,8 @@ def name_of_ov(element_type):
     return _NAME_OF_OV[element_type.get_type_name()]
 
 
-_RESULTS = {}
-
-
-def fast_result_type(*dtypes):
-    """``result_type`` memoized on its arguments and the current floatx."""
-    key = (config.floatx(), dtypes)
-    try:
-        return _RESULTS[key]
-    except KeyError:
-        out = _RESULTS[key] = result_type(*dtypes)
-        return out
+fast_result_type = _NUMPY.result_type
+"""``result_type`` memoized on its arguments and the current floatx."""
 
 
 def float_dtype(dtype):

@@ -16,6 +16,7 @@ import openvino.opset17 as opset17
 from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import convert_to_tensor, to_tensor
 from mb_backend_openvino._graph import canonical_axis, const, cv, i64, opset, reshape, run
+from mb_ops import numpy_shaped
 from mb_ops.random import draw_seed
 
 # Every random function runs on OpenVINO.
@@ -70,10 +71,7 @@ def _seed(seed):
     return convert_to_tensor(draw_seed(seed), dtype="int32")
 
 
-def _shape(shape):
-    if isinstance(shape, int | np.integer):
-        return (int(shape),)
-    return tuple(int(d) for d in shape)
+_shape = numpy_shaped.as_shape
 
 
 def _size(shape):

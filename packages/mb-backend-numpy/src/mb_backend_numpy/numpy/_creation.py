@@ -5,6 +5,7 @@ import numpy as np
 from mb_backend_numpy._convert import convert_to_tensor, to_tensor
 from mb_backend_numpy._dtypes import dtype_of, result_type, to_numpy_dtype
 from mb_backend_numpy.numpy._common import cast, floatx
+from mb_ops import numpy_shaped
 
 
 def _dtype(dtype):
@@ -15,10 +16,7 @@ def _like_dtype(dtype):
     return None if dtype is None else to_numpy_dtype(dtype)
 
 
-def _shape(shape):
-    if isinstance(shape, int | np.integer):
-        return (int(shape),)
-    return tuple(int(d) for d in shape)
+_shape = numpy_shaped.as_shape
 
 
 def array(x, dtype=None):

@@ -18,16 +18,14 @@ from mb_backend_openvino._graph import (
     run,
 )
 from mb_backend_openvino.numpy._transcendental import _i0_node
+from mb_ops import numpy_shaped
 
 
 def _dtype(dtype):
     return _dtypes.standardize_dtype(dtype)
 
 
-def _shape(shape):
-    if isinstance(shape, int | np.integer):
-        return (int(shape),)
-    return tuple(int(d) for d in shape)
+_shape = numpy_shaped.as_shape
 
 
 def array(x, dtype=None):

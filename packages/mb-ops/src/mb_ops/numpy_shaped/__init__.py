@@ -10,6 +10,7 @@ of the backend, so backends stay independent of each other.
 from __future__ import annotations
 
 from mb_ops.numpy_shaped._arrays import NumpyDtypes as NumpyDtypes
+from mb_ops.numpy_shaped._arrays import as_shape as as_shape
 from mb_ops.numpy_shaped._arrays import check_dense as check_dense
 from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
 from mb_ops.numpy_shaped._arrays import from_python as from_python

@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from mb_ops.dtypes import standardize_dtype
+from mb_ops import config
+from mb_ops.dtypes import result_type, standardize_dtype
 
 
 class NumpyDtypes:
@@ -25,6 +26,7 @@ class NumpyDtypes:
         self._special = special
         self._by_key: dict[Any, np.dtype] = {}  # mb name or numpy dtype -> numpy dtype
         self._names: dict[Any, str] = {}  # numpy dtype -> mb name
+        self._results: dict[Any, str] = {}  # (floatx, dtypes) -> promoted name
 
     def to_numpy_dtype(self, dtype: Any) -> np.dtype:
         """The ``numpy.dtype`` of an mb dtype (None: floatx)."""
@@ -47,6 +49,17 @@ class NumpyDtypes:
             name = self._names[np_dtype] = standardize_dtype(np_dtype)
             return name
 
+    def result_type(self, *dtypes: Any) -> str:
+        """``mb_ops.dtypes.result_type``, memoized on its arguments and the current floatx."""
+        key = (config.floatx(), dtypes)
+        try:
+            return self._results[key]
+        except KeyError:
+            out = self._results[key] = result_type(*dtypes)
+            return out
+        except TypeError:  # an unhashable dtype object
+            return result_type(*dtypes)
+
 
 def check_dense(backend: str, sparse: Any, ragged: Any) -> None:
     """``convert_to_tensor``'s refusal of ``sparse=True``/``ragged=True``."""
@@ -60,6 +73,17 @@ def check_dense(backend: str, sparse: Any, ragged: Any) -> None:
             f"ragged=True is not supported on the {backend} backend: it has no ragged "
             "tensors. Pad the input to a rectangular array instead."
         )
+
+
+def as_shape(shape: Any) -> tuple[int, ...]:
+    """An int or a sequence of ints (NumPy integers too) as a shape tuple.
+
+    >>> as_shape(3), as_shape([2, np.int64(4)])
+    ((3,), (2, 4))
+    """
+    if isinstance(shape, int | np.integer):
+        return (int(shape),)
+    return tuple(int(d) for d in shape)
 
 
 def empty_shape(x: Any) -> tuple[int, ...]:
