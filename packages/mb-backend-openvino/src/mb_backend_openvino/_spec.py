@@ -14,9 +14,7 @@ import mb_ops
 from mb_backend_openvino._dtypes import ov_type, standardize_dtype, to_numpy_dtype
 from mb_backend_openvino._engine import NeedsStaticShape
 from mb_backend_openvino._tensor import OpenVINOTensor, SymbolicValueError
-from mb_ops import tree
-
-_FILL_A, _FILL_B = 83, 89
+from mb_ops import numpy_shaped, tree
 
 
 def _parameters(structure):
@@ -30,19 +28,9 @@ def _parameters(structure):
     return tree.map_structure(make, structure)
 
 
-def _placeholders(structure, fill):
-    def make(x):
-        if isinstance(x, mb_ops.KerasTensor):
-            shape = tuple(fill if d is None else d for d in x.shape)
-            return OpenVINOTensor(np.zeros(shape, dtype=to_numpy_dtype(x.dtype)))
-        return x
-
-    return tree.map_structure(make, structure)
-
-
-def _spec(x, shape=None):
+def _spec(x):
     if isinstance(x, OpenVINOTensor):
-        return mb_ops.KerasTensor(x.shape if shape is None else shape, dtype=x.dtype)
+        return mb_ops.KerasTensor(x.shape, dtype=x.dtype)
     return x
 
 
@@ -55,28 +43,12 @@ def compute_output_spec(fn, *args, **kwargs):
             return tree.map_structure(_spec, outputs)
         except (NeedsStaticShape, SymbolicValueError, RuntimeError, TypeError):
             pass
-        return _by_running(fn, args, kwargs)
+        return numpy_shaped.spec_by_running(fn, args, kwargs, _zeros, _is_tensor)
 
 
-def _by_running(fn, args, kwargs):
-    leaves = tree.flatten((args, kwargs))
-    unknown = any(isinstance(x, mb_ops.KerasTensor) and None in x.shape for x in leaves)
-    a_args, a_kwargs = _placeholders((args, kwargs), _FILL_A)
-    outputs = fn(*a_args, **a_kwargs)
-    flat = tree.flatten(outputs)
-    shapes = [tuple(x.shape) if isinstance(x, OpenVINOTensor) else None for x in flat]
-    if unknown:
-        b_args, b_kwargs = _placeholders((args, kwargs), _FILL_B)
-        other = tree.flatten(fn(*b_args, **b_kwargs))
-        shapes = [
-            _merge(s, tuple(o.shape)) if s is not None else None
-            for s, o in zip(shapes, other, strict=True)
-        ]
-    specs = [_spec(x, shape) for x, shape in zip(flat, shapes, strict=True)]
-    return tree.pack_sequence_as(outputs, specs)
+def _zeros(shape, dtype):
+    return OpenVINOTensor(np.zeros(shape, dtype=to_numpy_dtype(dtype)))
 
 
-def _merge(first, second):
-    if len(first) != len(second):
-        return None
-    return tuple(a if a == b else None for a, b in zip(first, second, strict=True))
+def _is_tensor(x):
+    return isinstance(x, OpenVINOTensor)
