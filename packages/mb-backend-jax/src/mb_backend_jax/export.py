@@ -28,6 +28,8 @@ Example:
 import jax
 import numpy as np
 
+from mb_ops import numpy_shaped
+
 TF_GRAPH_IS_PORTABLE = False
 """The TF graph embeds StableHLO (``XlaCallModule``): TF and LiteRT run it; tf2onnx
 and OpenVINO's TF frontend do not."""
@@ -126,17 +128,9 @@ def to_tf_function(fn, tf_variables, arguments, **kwargs):
     return serve
 
 
-def to_exported_program(*args, **kwargs):
-    raise NotImplementedError(
-        f"to_exported_program is not supported on the jax backend: "
-        f"{UNSUPPORTED['to_exported_program']}."
-    )
-
-
-def to_onnx(*args, **kwargs):
-    raise NotImplementedError(
-        f"to_onnx is not supported on the jax backend: {UNSUPPORTED['to_onnx']}."
-    )
+_REFUSE = numpy_shaped.refusals_for("jax", UNSUPPORTED)
+to_exported_program = _REFUSE["to_exported_program"]
+to_onnx = _REFUSE["to_onnx"]
 
 
 def to_numpy(x):

@@ -25,6 +25,8 @@ Example:
 
 import tensorflow as tf
 
+from mb_ops import numpy_shaped
+
 TF_GRAPH_IS_PORTABLE = True
 """The traced graph is made of plain TF ops: tf2onnx and OpenVINO's TF frontend read it."""
 
@@ -89,17 +91,9 @@ def to_tf_function(fn, tf_variables, arguments, **kwargs):
     return serve
 
 
-def to_exported_program(*args, **kwargs):
-    raise NotImplementedError(
-        f"to_exported_program is not supported on the tensorflow backend: "
-        f"{UNSUPPORTED['to_exported_program']}."
-    )
-
-
-def to_onnx(*args, **kwargs):
-    raise NotImplementedError(
-        f"to_onnx is not supported on the tensorflow backend: {UNSUPPORTED['to_onnx']}."
-    )
+_REFUSE = numpy_shaped.refusals_for("tensorflow", UNSUPPORTED)
+to_exported_program = _REFUSE["to_exported_program"]
+to_onnx = _REFUSE["to_onnx"]
 
 
 def to_numpy(x):

@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from mb_backend_torch import _llvm
+from mb_ops import numpy_shaped
 
 TF_GRAPH_IS_PORTABLE = False
 
@@ -36,12 +37,9 @@ _NO_TF = (
 UNSUPPORTED = {"to_tf_variables": _NO_TF, "to_tf_function": _NO_TF}
 
 
-def to_tf_variables(*args, **kwargs):
-    raise NotImplementedError(f"to_tf_variables is not supported on the torch backend: {_NO_TF}.")
-
-
-def to_tf_function(*args, **kwargs):
-    raise NotImplementedError(f"to_tf_function is not supported on the torch backend: {_NO_TF}.")
+_REFUSE = numpy_shaped.refusals_for("torch", UNSUPPORTED)
+to_tf_variables = _REFUSE["to_tf_variables"]
+to_tf_function = _REFUSE["to_tf_function"]
 
 
 _SAMPLE_SIZE = 2  # torch.export specializes sizes 0 and 1, so dynamic axes are traced at 2

@@ -40,6 +40,7 @@ from mb_ops.numpy_shaped._geometry import check_map_coordinates as check_map_coo
 from mb_ops.numpy_shaped._geometry import check_perspective_points as check_perspective_points
 from mb_ops.numpy_shaped._inference import custom_gradient as custom_gradient
 from mb_ops.numpy_shaped._inference import refusals as refusals
+from mb_ops.numpy_shaped._inference import refusals_for as refusals_for
 from mb_ops.numpy_shaped._inference import remat as remat
 from mb_ops.numpy_shaped._loops import eager_loop_functions as eager_loop_functions
 from mb_ops.numpy_shaped._math import check_cdist_shapes as check_cdist_shapes

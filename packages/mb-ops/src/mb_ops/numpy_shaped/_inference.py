@@ -2,12 +2,13 @@
 
 They compute no gradients and trace nothing: ``custom_gradient`` and ``remat``
 run the forward pass only, and the training and export contract functions refuse
-with the backend's reason.
+with the backend's reason (``refusals_for`` serves any backend's unsupported
+contract functions, one reason each).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NoReturn
 
 
@@ -20,8 +21,20 @@ def refusals(backend: str, reason: str, names: Iterable[str]) -> dict[str, Calla
     Traceback (most recent call last):
     NotImplementedError: jit is not supported on the numpy backend: it is inference-only.
     """
+    return refusals_for(backend, dict.fromkeys(names, reason))
 
-    def refusal(name: str) -> Callable[..., NoReturn]:
+
+def refusals_for(backend: str, reasons: Mapping[str, str]) -> dict[str, Callable[..., NoReturn]]:
+    """One function per name of ``reasons`` (a module's ``UNSUPPORTED``) that raises
+    ``NotImplementedError`` naming it, the backend and its reason.
+
+    >>> to_onnx = refusals_for("jax", {"to_onnx": "no exporter"})["to_onnx"]
+    >>> to_onnx(None)
+    Traceback (most recent call last):
+    NotImplementedError: to_onnx is not supported on the jax backend: no exporter.
+    """
+
+    def refusal(name: str, reason: str) -> Callable[..., NoReturn]:
         def refuse(*args: Any, **kwargs: Any) -> NoReturn:
             raise NotImplementedError(
                 f"{name} is not supported on the {backend} backend: {reason}."
@@ -30,7 +43,7 @@ def refusals(backend: str, reason: str, names: Iterable[str]) -> dict[str, Calla
         refuse.__name__ = refuse.__qualname__ = name
         return refuse
 
-    return {name: refusal(name) for name in names}
+    return {name: refusal(name, reason) for name, reason in reasons.items()}
 
 
 class custom_gradient:
