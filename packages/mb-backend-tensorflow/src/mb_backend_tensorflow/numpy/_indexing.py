@@ -1,12 +1,11 @@
 """Selecting and searching: where, select, take, pad, unique, searchsorted, digitize, isin."""
 
-import re
-
 import numpy as np
 import tensorflow as tf
 
 from mb_backend_tensorflow.numpy._common import canonical_axis, dt, promote, tensor
 from mb_backend_tensorflow.numpy._shape import nonzero
+from mb_ops import numpy_shaped
 
 
 def take(x, indices, axis=None):
@@ -179,17 +178,6 @@ def unique(
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-_DIMS = re.compile(r"\(([^()]*)\)")
-
-
-def _parse_signature(signature):
-    inputs, outputs = signature.replace(" ", "").split("->")
-    parse = lambda part: [  # noqa: E731
-        tuple(d for d in group.split(",") if d) for group in _DIMS.findall(part)
-    ]
-    return parse(inputs), parse(outputs)
-
-
 def vectorize(pyfunc, *, excluded=None, signature=None):
     """``pyfunc`` broadcast over its inputs' leading axes (NumPy's ``vectorize``)."""
     excluded = set(excluded or ())
@@ -200,7 +188,7 @@ def vectorize(pyfunc, *, excluded=None, signature=None):
         if signature is None:
             core = [()] * len(tensors)
         else:
-            core = _parse_signature(signature)[0]
+            core = numpy_shaped.parse_gufunc_signature(signature)[0]
         batch_shapes = [
             tf.shape(t)[: t.shape.rank - len(c)] for t, c in zip(tensors, core, strict=True)
         ]

@@ -1,11 +1,10 @@
 """Selecting and searching: where, select, take, pad, unique, searchsorted, digitize, isin."""
 
-import re
-
 import numpy as np
 import torch
 
 from mb_backend_torch.numpy._common import canonicalize_axis, promote, promote_many, t
+from mb_ops import numpy_shaped
 
 _BOOL = torch.bool
 
@@ -90,23 +89,12 @@ def unique(
     return out[0] if len(out) == 1 else tuple(out)
 
 
-_DIMS = re.compile(r"\(([^()]*)\)")
-
-
-def _parse_signature(signature):
-    inputs, outputs = signature.replace(" ", "").split("->")
-    parse = lambda part: [  # noqa: E731
-        tuple(d for d in group.split(",") if d) for group in _DIMS.findall(part)
-    ]
-    return parse(inputs), parse(outputs)
-
-
 def vectorize(pyfunc, *, excluded=None, signature=None):
     """``pyfunc`` mapped over the leading (loop) dimensions of its inputs with torch.vmap."""
     excluded = set(excluded or ())
     core_in = None
     if signature is not None:
-        core_in, _ = _parse_signature(signature)
+        core_in, _ = numpy_shaped.parse_gufunc_signature(signature)
 
     def wrapped(*args, **kwargs):
         positions = [i for i in range(len(args)) if i not in excluded]

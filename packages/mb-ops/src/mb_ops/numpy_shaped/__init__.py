@@ -5,6 +5,12 @@ and shaped as NumPy's; their loops over those ops were the same code twice. Each
 function here takes `xp`, the backend's own NumPy-like namespace (``numpy`` for
 the numpy backend, its ``numpy`` contract module for openvino), and nothing else
 of the backend, so backends stay independent of each other.
+
+The pure-Python argument rules here (``check_resize_arguments``,
+``check_perspective_points``, ``aspect_crop``/``aspect_pad``, ``refusals_for``,
+``parse_gufunc_signature``, ...) read only static shapes and strings, so the jax,
+tensorflow and torch backends use them too: each check and its message is written
+once for all five backends.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from mb_ops.numpy_shaped._arrays import as_shape as as_shape
 from mb_ops.numpy_shaped._arrays import check_dense as check_dense
 from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
 from mb_ops.numpy_shaped._arrays import from_python as from_python
+from mb_ops.numpy_shaped._arrays import parse_gufunc_signature as parse_gufunc_signature
 from mb_ops.numpy_shaped._control_flow import associative_scan as associative_scan
 from mb_ops.numpy_shaped._control_flow import fori_loop as fori_loop
 from mb_ops.numpy_shaped._control_flow import map as map

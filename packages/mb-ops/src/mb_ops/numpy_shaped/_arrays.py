@@ -1,8 +1,10 @@
 """NumPy dtypes and host-array conversion, written once for the engines that keep
-NumPy arrays on the host (numpy, openvino)."""
+NumPy arrays on the host (numpy, openvino); ``parse_gufunc_signature`` serves every
+``vectorize`` that maps a generalized-ufunc signature itself (tensorflow, torch)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -104,3 +106,23 @@ def from_python(x: Any, target: np.dtype) -> np.ndarray:
     except (TypeError, ValueError):
         # ml-dtypes (bfloat16) and some sources convert only from an array.
         return np.asarray(x).astype(target)
+
+
+_CORE_DIMS = re.compile(r"\(([^()]*)\)")
+
+
+def parse_gufunc_signature(
+    signature: str,
+) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """The core dimension names of each input and output of a NumPy generalized-ufunc
+    ``signature`` (``vectorize``'s).
+
+    >>> parse_gufunc_signature("(m,n),(n)->(m)")
+    ([('m', 'n'), ('n',)], [('m',)])
+    """
+    inputs, outputs = signature.replace(" ", "").split("->")
+
+    def parse(part: str) -> list[tuple[str, ...]]:
+        return [tuple(d for d in group.split(",") if d) for group in _CORE_DIMS.findall(part)]
+
+    return parse(inputs), parse(outputs)
