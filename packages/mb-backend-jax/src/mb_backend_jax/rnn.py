@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 
 from mb_backend_jax.core import convert_to_tensor
-from mb_ops import StatelessScope, in_stateless_scope
+from mb_ops import StatelessScope, in_stateless_scope, numpy_shaped
 
 _FALLBACK = (
     "the jax backend of mb has no fused {name} kernel; the recurrent layer runs its "
@@ -113,45 +113,7 @@ def rnn(
     return last_output, outputs, list(new_states)
 
 
-def cudnn_ok(activation, recurrent_activation, unroll, use_bias=True):
-    """Whether a fused kernel applies: never on this backend (see the module docstring)."""
-    return False
-
-
-def lstm(
-    inputs,
-    initial_state_h,
-    initial_state_c,
-    mask,
-    kernel,
-    recurrent_kernel,
-    bias,
-    activation,
-    recurrent_activation,
-    return_sequences=False,
-    go_backwards=False,
-    unroll=False,
-):
-    """Fused LSTM: not available, raises ``NotImplementedError`` so layers fall back."""
-    raise NotImplementedError(_FALLBACK.format(name="lstm"))
-
-
-def gru(
-    inputs,
-    initial_state,
-    mask,
-    kernel,
-    recurrent_kernel,
-    bias,
-    activation,
-    recurrent_activation,
-    return_sequences=False,
-    go_backwards=False,
-    unroll=False,
-    reset_after=True,
-):
-    """Fused GRU: not available, raises ``NotImplementedError`` so layers fall back."""
-    raise NotImplementedError(_FALLBACK.format(name="gru"))
+lstm, gru, cudnn_ok = numpy_shaped.no_fused_kernels("jax")
 
 
 def bidirectional_lstm(*args, **kwargs):

@@ -68,6 +68,7 @@ from mb_ops.numpy_shaped._resize import interpolation_weights as interpolation_w
 from mb_ops.numpy_shaped._resize import nearest_indices as nearest_indices
 from mb_ops.numpy_shaped._resize import resized_axes as resized_axes
 from mb_ops.numpy_shaped._resize import resized_shape as resized_shape
+from mb_ops.numpy_shaped._rnn import no_fused_kernels as no_fused_kernels
 from mb_ops.numpy_shaped._rnn import rnn as rnn
 from mb_ops.numpy_shaped._rnn import unfused_rnn_functions as unfused_rnn_functions
 from mb_ops.numpy_shaped._spec import spec_by_running as spec_by_running

@@ -129,6 +129,23 @@ def unfused_rnn_functions(xp: Any, to_tensor: Any, backend: str) -> tuple[Any, A
             zero_output_for_mask=zero_output_for_mask,
         )
 
+    lstm, gru, cudnn_ok = no_fused_kernels(backend)
+    rnn.__module__ = f"mb_backend_{backend}.rnn"
+    rnn.__qualname__ = rnn.__name__
+    return rnn, lstm, gru, cudnn_ok
+
+
+def no_fused_kernels(backend: str) -> tuple[Any, Any, Any]:
+    """``(lstm, gru, cudnn_ok)`` of a backend without fused recurrent kernels: ``lstm``
+    and ``gru`` raise ``NotImplementedError``, which sends the LSTM and GRU layers to
+    their generic cell over ``rnn()``; ``cudnn_ok`` is always False.
+
+    >>> lstm, gru, cudnn_ok = no_fused_kernels("jax")
+    >>> lstm(*[None] * 9)
+    Traceback (most recent call last):
+    NotImplementedError: the jax backend has no fused lstm kernel; the LSTM layer falls back to its cell-by-cell loop over rnn().
+    """  # noqa: E501
+
     def lstm(
         inputs,
         initial_state_h,
@@ -145,8 +162,8 @@ def unfused_rnn_functions(xp: Any, to_tensor: Any, backend: str) -> tuple[Any, A
     ):
         """No fused kernel: raises so the LSTM layer uses its generic path."""
         raise NotImplementedError(
-            f"lstm has no fused implementation on the {backend} backend; the LSTM layer "
-            "falls back to its cell-by-cell loop over rnn()."
+            f"the {backend} backend has no fused lstm kernel; the LSTM layer falls back to "
+            "its cell-by-cell loop over rnn()."
         )
 
     def gru(
@@ -165,15 +182,15 @@ def unfused_rnn_functions(xp: Any, to_tensor: Any, backend: str) -> tuple[Any, A
     ):
         """No fused kernel: raises so the GRU layer uses its generic path."""
         raise NotImplementedError(
-            f"gru has no fused implementation on the {backend} backend; the GRU layer "
-            "falls back to its cell-by-cell loop over rnn()."
+            f"the {backend} backend has no fused gru kernel; the GRU layer falls back to "
+            "its cell-by-cell loop over rnn()."
         )
 
     def cudnn_ok(activation, recurrent_activation, unroll, use_bias=True):
         """Never: there is no cuDNN on this backend."""
         return False
 
-    functions = (rnn, lstm, gru, cudnn_ok)
+    functions = (lstm, gru, cudnn_ok)
     for function in functions:
         function.__module__ = f"mb_backend_{backend}.rnn"
         function.__qualname__ = function.__name__
