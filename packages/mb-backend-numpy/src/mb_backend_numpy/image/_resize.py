@@ -5,7 +5,6 @@ import numpy as np
 from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy._dtypes import result_type
 from mb_backend_numpy.image._common import check_rank
-from mb_backend_numpy.nn._common import data_format as standardize_data_format
 from mb_ops import numpy_shaped
 
 _KERNELS = numpy_shaped.KERNELS
@@ -36,47 +35,26 @@ def _resize_nearest(x, output_shape):
     return x
 
 
-def _crop_or_pad(images, target, crop, pad, fill_value, channels_last):
-    if crop:
-        h_axis, rows, cols = numpy_shaped.aspect_crop(images.shape, target, channels_last)
-        index = [slice(None)] * images.ndim
-        index[h_axis], index[h_axis + 1] = slice(*rows), slice(*cols)
-        return images[tuple(index)]
-    if pad:
-        pads = numpy_shaped.aspect_pad(images.shape, target, channels_last)
-        widths = [(p, p) for p in pads]
-        return np.pad(images, widths, constant_values=np.asarray(fill_value, images.dtype))
-    return images
+def _crop(images, h_axis, rows, cols):
+    index = [slice(None)] * images.ndim
+    index[h_axis], index[h_axis + 1] = slice(*rows), slice(*cols)
+    return images[tuple(index)]
 
 
-def resize(
-    images,
-    size,
-    interpolation="bilinear",
-    antialias=False,
-    crop_to_aspect_ratio=False,
-    pad_to_aspect_ratio=False,
-    fill_mode="constant",
-    fill_value=0.0,
-    data_format=None,
-):
-    fmt = standardize_data_format(data_format)
-    numpy_shaped.check_resize_arguments(
-        size, interpolation, fill_mode, crop_to_aspect_ratio, pad_to_aspect_ratio
-    )
-    images = to_tensor(images)
-    check_rank(images)
-    channels_last = fmt == "channels_last"
-    images = _crop_or_pad(
-        images, tuple(size), crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value, channels_last
-    )
-    shape = numpy_shaped.resized_shape(images.shape, size, channels_last)
-    if interpolation == "nearest":
-        return _resize_nearest(images, shape)
-    dims, scale = numpy_shaped.resized_axes(images.shape, shape)
+def _pad(images, pads, fill_value):
+    widths = [(p, p) for p in pads]
+    return np.pad(images, widths, constant_values=np.asarray(fill_value, images.dtype))
+
+
+def _resample(images, shape, dims, scales, interpolation, antialias):
     return _scale_and_translate(
-        images, shape, dims, scale, [0.0] * len(dims), _KERNELS[interpolation], antialias
+        images, shape, dims, scales, [0.0] * len(dims), _KERNELS[interpolation], antialias
     )
+
+
+resize = numpy_shaped.resize_function(
+    to_tensor, check_rank, _crop, _pad, _resize_nearest, _resample
+)
 
 
 def scale_and_translate(

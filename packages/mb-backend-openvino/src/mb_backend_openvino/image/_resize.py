@@ -11,7 +11,6 @@ from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import to_tensor
 from mb_backend_openvino._graph import const_like, cv, i64, opset, run
 from mb_backend_openvino.image._common import check_rank
-from mb_backend_openvino.nn._common import data_format as standardize_data_format
 from mb_ops import numpy_shaped
 
 _KERNELS = numpy_shaped.KERNELS
@@ -67,52 +66,26 @@ def _resize_nearest(x, out_shape):
     return run(("resize_nearest", tuple(x.shape), tuple(out_shape)), build, x)
 
 
-def _crop_or_pad(images, target, crop, pad, fill_value, channels_last):
-    if crop:
-        h_axis, rows, cols = numpy_shaped.aspect_crop(images.shape, target, channels_last)
-        begin, end = [0] * images.ndim, list(images.shape)
-        (begin[h_axis], end[h_axis]), (begin[h_axis + 1], end[h_axis + 1]) = rows, cols
+def _crop(images, h_axis, rows, cols):
+    begin, end = [0] * images.ndim, list(images.shape)
+    (begin[h_axis], end[h_axis]), (begin[h_axis + 1], end[h_axis + 1]) = rows, cols
 
-        def build(a):
-            return opset.slice(a, i64(begin), i64(end), i64([1] * len(begin)))
+    def build(a):
+        return opset.slice(a, i64(begin), i64(end), i64([1] * len(begin)))
 
-        return run(("crop", tuple(begin), tuple(end)), build, images)
-    if pad:
-        widths = numpy_shaped.aspect_pad(images.shape, target, channels_last)
-        fill = float(fill_value)
-
-        def build(a):
-            return opset.pad(a, i64(widths), i64(widths), "constant", const_like(fill, a))
-
-        return run(("pad_aspect", tuple(widths), fill), build, images)
-    return images
+    return run(("crop", tuple(begin), tuple(end)), build, images)
 
 
-def resize(
-    images,
-    size,
-    interpolation="bilinear",
-    antialias=False,
-    crop_to_aspect_ratio=False,
-    pad_to_aspect_ratio=False,
-    fill_mode="constant",
-    fill_value=0.0,
-    data_format=None,
-):
-    fmt = standardize_data_format(data_format)
-    numpy_shaped.check_resize_arguments(
-        size, interpolation, fill_mode, crop_to_aspect_ratio, pad_to_aspect_ratio
-    )
-    images = to_tensor(images)
-    check_rank(images)
-    channels_last = fmt == "channels_last"
-    images = _crop_or_pad(
-        images, tuple(size), crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value, channels_last
-    )
-    shape = numpy_shaped.resized_shape(images.shape, size, channels_last)
-    if interpolation == "nearest":
-        return _resize_nearest(images, shape)
-    dims, scales = numpy_shaped.resized_axes(images.shape, shape)
+def _pad(images, widths, fill_value):
+    fill = float(fill_value)
+
+    def build(a):
+        return opset.pad(a, i64(widths), i64(widths), "constant", const_like(fill, a))
+
+    return run(("pad_aspect", tuple(widths), fill), build, images)
+
+
+def _resample(images, shape, dims, scales, interpolation, antialias):
     key = (
         "resize",
         tuple(images.shape),
@@ -124,6 +97,11 @@ def resize(
     return _scale_and_translate(
         images, shape, dims, scales, [0.0] * len(dims), _KERNELS[interpolation], antialias, key
     )
+
+
+resize = numpy_shaped.resize_function(
+    to_tensor, check_rank, _crop, _pad, _resize_nearest, _resample
+)
 
 
 def scale_and_translate(

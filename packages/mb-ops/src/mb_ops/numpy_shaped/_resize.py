@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from mb_ops.numpy_shaped._conv import data_format as standardize_data_format
+
 RESIZE_INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic")
 """The interpolations every backend's ``image.resize`` supports (tensorflow and
 torch add ``"area"``)."""
@@ -182,3 +184,57 @@ def check_scale_and_translate_method(method: str) -> None:
             f"scale_and_translate method must be one of {SCALE_AND_TRANSLATE_METHODS}. "
             f"Received: method={method!r}."
         )
+
+
+def resize_function(
+    to_tensor: Callable[[Any], Any],
+    check_rank: Callable[[Any], None],
+    crop: Callable[[Any, int, tuple[int, int], tuple[int, int]], Any],
+    pad: Callable[[Any, list[int], Any], Any],
+    nearest: Callable[[Any, list[int]], Any],
+    resample: Callable[..., Any],
+) -> Any:
+    """The contract's ``image.resize`` of a NumPy-shaped backend, from its engine's pieces.
+
+    Args:
+        to_tensor: the backend's conversion of the images to its tensor.
+        check_rank: refuses images that are not rank 3 or 4.
+        crop: ``crop(images, h_axis, (top, bottom), (left, right))``, the centred crop
+            of ``crop_to_aspect_ratio`` (from ``aspect_crop``).
+        pad: ``pad(images, pads, fill_value)``, the same padding ``pads[axis]`` on both
+            sides of each axis (``pad_to_aspect_ratio``, from ``aspect_pad``).
+        nearest: ``nearest(images, shape)``, the ``"nearest"`` resize to ``shape``.
+        resample: ``resample(images, shape, dims, scales, interpolation, antialias)``,
+            the smooth resize (``KERNELS[interpolation]``) of axes ``dims`` by ``scales``.
+    """
+
+    def resize(
+        images,
+        size,
+        interpolation="bilinear",
+        antialias=False,
+        crop_to_aspect_ratio=False,
+        pad_to_aspect_ratio=False,
+        fill_mode="constant",
+        fill_value=0.0,
+        data_format=None,
+    ):
+        """Resize images to ``size`` (height, width)."""
+        channels_last = standardize_data_format(data_format) == "channels_last"
+        check_resize_arguments(
+            size, interpolation, fill_mode, crop_to_aspect_ratio, pad_to_aspect_ratio
+        )
+        images = to_tensor(images)
+        check_rank(images)
+        if crop_to_aspect_ratio:
+            h_axis, rows, cols = aspect_crop(images.shape, tuple(size), channels_last)
+            images = crop(images, h_axis, rows, cols)
+        elif pad_to_aspect_ratio:
+            images = pad(images, aspect_pad(images.shape, tuple(size), channels_last), fill_value)
+        shape = resized_shape(images.shape, size, channels_last)
+        if interpolation == "nearest":
+            return nearest(images, shape)
+        dims, scales = resized_axes(images.shape, shape)
+        return resample(images, shape, dims, scales, interpolation, antialias)
+
+    return resize
