@@ -72,16 +72,7 @@ def to_tf_variables(variables):
     return [_tf_variable(tf, v) for v in variables]
 
 
-def _is_spec(x):
-    return hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, (dict, list, tuple))
-
-
-def _map_specs(fn, structure):
-    if isinstance(structure, dict):
-        return {k: _map_specs(fn, v) for k, v in structure.items()}
-    if isinstance(structure, (list, tuple)) and not _is_spec(structure):
-        return type(structure)(_map_specs(fn, v) for v in structure)
-    return fn(structure)
+_map_specs = numpy_shaped.map_specs
 
 
 def to_tf_function(fn, tf_variables, arguments, **kwargs):

@@ -38,6 +38,7 @@ from mb_ops.numpy_shaped._conv import data_format as data_format
 from mb_ops.numpy_shaped._conv import pair as pair
 from mb_ops.numpy_shaped._conv import per_axis as per_axis
 from mb_ops.numpy_shaped._conv import transpose_paddings as transpose_paddings
+from mb_ops.numpy_shaped._export import map_specs as map_specs
 from mb_ops.numpy_shaped._geometry import FILL_MODES as FILL_MODES
 from mb_ops.numpy_shaped._geometry import INTERPOLATION_ORDERS as INTERPOLATION_ORDERS
 from mb_ops.numpy_shaped._geometry import check_affine_transform as check_affine_transform
