@@ -117,10 +117,12 @@ class _Trace:
         self.steps = []
 
     def _record(self, op, *args):
-        if all(type(a) in (int, float) for a in args) and _number_function(op, *args):
+        if all(type(a) in (int, float) for a in args):
             # Python numbers stay numbers, so the kernels can take them as a Scalar
             # (``addcmul_(..., value=1 - rho)``; a 0-d tensor would need a kernel of its own).
-            return _number_function(op, *args)(*args)
+            number_function = _number_function(op, *args)
+            if number_function is not None:
+                return number_function(*args)
         if not any(isinstance(a, _Value) for a in args):
             function = _UNARY.get(op) or _BINARY[op]
             return function(*(torch.as_tensor(_scalar(a)) for a in args))
