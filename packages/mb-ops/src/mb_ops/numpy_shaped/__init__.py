@@ -15,6 +15,8 @@ once for all five backends.
 
 from __future__ import annotations
 
+from mb_ops._operators import BITWISE as BITWISE
+from mb_ops._operators import add_binary_operators as add_binary_operators
 from mb_ops.numpy_shaped._arrays import NumpyDtypes as NumpyDtypes
 from mb_ops.numpy_shaped._arrays import as_shape as as_shape
 from mb_ops.numpy_shaped._arrays import check_dense as check_dense
