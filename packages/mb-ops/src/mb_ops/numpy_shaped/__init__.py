@@ -70,6 +70,7 @@ from mb_ops.numpy_shaped._resize import (
 from mb_ops.numpy_shaped._resize import interpolation_weights as interpolation_weights
 from mb_ops.numpy_shaped._resize import nearest_indices as nearest_indices
 from mb_ops.numpy_shaped._resize import resize_function as resize_function
+from mb_ops.numpy_shaped._resize import resize_kernels as resize_kernels
 from mb_ops.numpy_shaped._resize import resized_axes as resized_axes
 from mb_ops.numpy_shaped._resize import resized_shape as resized_shape
 from mb_ops.numpy_shaped._rnn import no_fused_kernels as no_fused_kernels
