@@ -54,6 +54,7 @@ from mb_ops.numpy_shaped._inference import refusals_for as refusals_for
 from mb_ops.numpy_shaped._inference import remat as remat
 from mb_ops.numpy_shaped._loops import eager_loop_functions as eager_loop_functions
 from mb_ops.numpy_shaped._math import check_cdist_shapes as check_cdist_shapes
+from mb_ops.numpy_shaped._math import check_matmul_ranks as check_matmul_ranks
 from mb_ops.numpy_shaped._math import check_stft_arguments as check_stft_arguments
 from mb_ops.numpy_shaped._math import complex_parts as complex_parts
 from mb_ops.numpy_shaped._math import istft_bounds as istft_bounds
