@@ -22,6 +22,7 @@ from mb_ops.numpy_shaped._arrays import as_shape as as_shape
 from mb_ops.numpy_shaped._arrays import check_dense as check_dense
 from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
 from mb_ops.numpy_shaped._arrays import from_python as from_python
+from mb_ops.numpy_shaped._arrays import pad_keywords as pad_keywords
 from mb_ops.numpy_shaped._arrays import parse_gufunc_signature as parse_gufunc_signature
 from mb_ops.numpy_shaped._control_flow import associative_scan as associative_scan
 from mb_ops.numpy_shaped._control_flow import fori_loop as fori_loop

@@ -126,3 +126,19 @@ def parse_gufunc_signature(
         return [tuple(d for d in group.split(",") if d) for group in _CORE_DIMS.findall(part)]
 
     return parse(inputs), parse(outputs)
+
+
+def pad_keywords(mode: str, constant_values: Any) -> dict[str, Any]:
+    """The keywords of a NumPy-style ``pad`` for ``constant_values`` (none for None);
+    refuses ``constant_values`` with a ``mode`` other than ``"constant"``.
+
+    >>> pad_keywords("constant", 1.5), pad_keywords("reflect", None)
+    ({'constant_values': 1.5}, {})
+    """
+    if constant_values is None:
+        return {}
+    if mode != "constant":
+        raise ValueError(
+            f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
+        )
+    return {"constant_values": constant_values}
