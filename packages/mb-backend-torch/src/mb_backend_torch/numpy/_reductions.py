@@ -134,24 +134,25 @@ def amin(x, axis=None, keepdims=False):
     return min(x, axis=axis, keepdims=keepdims)
 
 
-def all(x, axis=None, keepdims=False):
-    x = t(x)
-    if empty_axis(axis):
-        return x.to(BOOL)
-    if axis is None:
-        out = torch.all(x)
-        return out.reshape((1,) * x.ndim) if keepdims else out
-    return torch.all(x, dim=axis_arg(axis), keepdim=keepdims)
+def _truth_reduction(fn):
+    """``fn`` (``torch.all``/``torch.any``) over ``axis`` (None: every axis; an empty
+    tuple: none, each element as a bool)."""
+
+    def reduction(x, axis=None, keepdims=False):
+        x = t(x)
+        if empty_axis(axis):
+            return x.to(BOOL)
+        if axis is None:
+            out = fn(x)
+            return out.reshape((1,) * x.ndim) if keepdims else out
+        return fn(x, dim=axis_arg(axis), keepdim=keepdims)
+
+    reduction.__name__ = reduction.__qualname__ = fn.__name__
+    return reduction
 
 
-def any(x, axis=None, keepdims=False):
-    x = t(x)
-    if empty_axis(axis):
-        return x.to(BOOL)
-    if axis is None:
-        out = torch.any(x)
-        return out.reshape((1,) * x.ndim) if keepdims else out
-    return torch.any(x, dim=axis_arg(axis), keepdim=keepdims)
+all = _truth_reduction(torch.all)
+any = _truth_reduction(torch.any)
 
 
 def _arg(fn, x, axis, keepdims):
