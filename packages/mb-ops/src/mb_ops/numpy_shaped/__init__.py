@@ -27,7 +27,9 @@ from mb_ops.numpy_shaped._arrays import parse_gufunc_signature as parse_gufunc_s
 from mb_ops.numpy_shaped._control_flow import associative_scan as associative_scan
 from mb_ops.numpy_shaped._control_flow import fori_loop as fori_loop
 from mb_ops.numpy_shaped._control_flow import map as map
+from mb_ops.numpy_shaped._control_flow import odd_even_scan as odd_even_scan
 from mb_ops.numpy_shaped._control_flow import scan as scan
+from mb_ops.numpy_shaped._control_flow import slice_along as slice_along
 from mb_ops.numpy_shaped._control_flow import vectorized_map as vectorized_map
 from mb_ops.numpy_shaped._control_flow import while_loop as while_loop
 from mb_ops.numpy_shaped._conv import channels_of as channels_of
