@@ -19,6 +19,7 @@ from mb_ops._operators import BITWISE as BITWISE
 from mb_ops._operators import add_binary_operators as add_binary_operators
 from mb_ops.numpy_shaped._arrays import NumpyDtypes as NumpyDtypes
 from mb_ops.numpy_shaped._arrays import as_shape as as_shape
+from mb_ops.numpy_shaped._arrays import axis_splits as axis_splits
 from mb_ops.numpy_shaped._arrays import check_dense as check_dense
 from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
 from mb_ops.numpy_shaped._arrays import from_python as from_python
