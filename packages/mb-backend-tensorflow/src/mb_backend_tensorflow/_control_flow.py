@@ -4,7 +4,6 @@ Everything here also works inside ``tf.function`` (graph mode): loops stay
 symbolic instead of unrolling in Python.
 """
 
-
 import tensorflow as tf
 
 from mb_backend_tensorflow import _compat
