@@ -17,6 +17,7 @@ from mb_layers.layers._image_augmentation import (
     factor_range,
     symmetric_range,
 )
+from mb_layers.layers._image_docs import image_doc
 
 
 class _RandomAffine(RandomImageLayer):
@@ -160,7 +161,8 @@ class RandomRotation(_RandomAffine):
 
 
 class RandomTranslation(_RandomAffine):
-    """Shifts images by a random fraction of their height and width during training.
+    __doc__ = image_doc(
+        """Shifts images by a random fraction of their height and width during training.
 
     One shift is drawn per image; bounding boxes and segmentation masks of a
     data dict move with it (masks with nearest interpolation).
@@ -175,19 +177,7 @@ class RandomTranslation(_RandomAffine):
         interpolation: ``"bilinear"`` or ``"nearest"``.
         seed: an int for reproducible shifts.
         fill_value: the value of the uncovered area with ``fill_mode="constant"``.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
-            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)`` (``channels_first``:
-            ``(batch, channels, height, width)``), one image, or a dict with
-            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
-            ``"segmentation_masks"``.
-        training: False returns the data unchanged (images in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -201,7 +191,10 @@ class RandomTranslation(_RandomAffine):
         [[0.0, 0.0, 0.0, 0.0], [0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]
         >>> np.asarray(out["bounding_boxes"]["boxes"]).tolist()
         [[[0.0, 1.0, 2.0, 3.0]]]
-    """
+    """,
+        "geometry",
+        seed=False,
+    )
 
     def __init__(
         self,
@@ -260,7 +253,8 @@ class RandomTranslation(_RandomAffine):
 
 
 class RandomZoom(_RandomAffine):
-    """Zooms images in or out about their center by a random factor during training.
+    __doc__ = image_doc(
+        """Zooms images in or out about their center by a random factor during training.
 
     One zoom is drawn per image; bounding boxes and segmentation masks of a
     data dict follow it (masks with nearest interpolation).
@@ -275,19 +269,7 @@ class RandomZoom(_RandomAffine):
         interpolation: ``"bilinear"`` or ``"nearest"``.
         seed: an int for reproducible zooms.
         fill_value: the value outside the input with ``fill_mode="constant"``.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
-            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)`` (``channels_first``:
-            ``(batch, channels, height, width)``), one image, or a dict with
-            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
-            ``"segmentation_masks"``.
-        training: False returns the data unchanged (images in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -297,7 +279,10 @@ class RandomZoom(_RandomAffine):
         [[5.0, 5.0, 6.0, 6.0], [5.0, 5.0, 6.0, 6.0], [9.0, 9.0, 10.0, 10.0], [9.0, 9.0, 10.0, 10.0]]
         >>> np.array_equal(np.asarray(zoom_in_2x(image, training=False)), image)
         True
-    """
+    """,
+        "geometry",
+        seed=False,
+    )
 
     def __init__(
         self,
@@ -373,7 +358,8 @@ class RandomZoom(_RandomAffine):
 
 
 class RandomShear(_RandomAffine):
-    """Shears images along x and y by random amounts during training (Keras's matrix).
+    __doc__ = image_doc(
+        """Shears images along x and y by random amounts during training (Keras's matrix).
 
     The output pixel ``(x, y)`` samples the input at ``(x + sx * y, y + sy * x)``,
     with ``sx`` drawn from `x_factor`, ``sy`` from `y_factor`, and both signs
@@ -388,20 +374,7 @@ class RandomShear(_RandomAffine):
         fill_mode: how the area outside the input is filled: ``"reflect"``,
             ``"wrap"``, ``"constant"`` or ``"nearest"``.
         fill_value: the value outside the input with ``fill_mode="constant"``.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
-            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)`` (``channels_first``:
-            ``(batch, channels, height, width)``), one image, or a dict with
-            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
-            ``"segmentation_masks"``.
-        training: False returns the data unchanged (images in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -410,7 +383,9 @@ class RandomShear(_RandomAffine):
         True
         >>> np.asarray(RandomShear(x_factor=0.3, y_factor=0.3, seed=1)(images)).shape
         (2, 4, 4, 3)
-    """
+    """,
+        "geometry",
+    )
 
     def __init__(
         self,

@@ -15,6 +15,7 @@ from mb_layers.layers._image_augmentation import (
     value_range_pair,
 )
 from mb_layers.layers._image_data import drawing_from
+from mb_layers.layers._image_docs import image_doc
 from mb_ops import config
 
 
@@ -61,7 +62,8 @@ class _ValueLayer(RandomImageLayer):
 
 
 class RandomBrightness(_ValueLayer):
-    """Adds a random brightness shift, a fraction of `value_range`, during training.
+    __doc__ = image_doc(
+        """Adds a random brightness shift, a fraction of `value_range`, during training.
 
     One shift is drawn per image and added to all its pixels and channels;
     the result is clipped to `value_range`.
@@ -69,20 +71,7 @@ class RandomBrightness(_ValueLayer):
     Args:
         factor: ``f`` draws the shift from ``[-f, f]`` times the width of
             `value_range`; a pair ``(low, high)`` from ``[low, high]`` times it.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        seed: an int for reproducible draws.
-        **kwargs: ``data_format``, ``bounding_box_format`` and the base layer's
-            keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -93,7 +82,11 @@ class RandomBrightness(_ValueLayer):
          [0.7 0.7]]
         >>> np.array_equal(np.asarray(brighter(images, training=False)), images)
         True
-    """
+    """,
+        "pixels",
+        data_format=False,
+        value_range=True,
+    )
 
     def draw(self, images):
         low, high = _factor_pair(self.factor, "RandomBrightness")
@@ -106,7 +99,8 @@ class RandomBrightness(_ValueLayer):
 
 
 class RandomContrast(_ValueLayer):
-    """Scales each image's contrast by a random factor during training.
+    __doc__ = image_doc(
+        """Scales each image's contrast by a random factor during training.
 
     Each image becomes ``(x - mean) * c + mean``, with ``mean`` its mean per
     channel and ``c`` drawn per image, clipped to `value_range`.
@@ -114,20 +108,7 @@ class RandomContrast(_ValueLayer):
     Args:
         factor: ``f`` draws ``c`` from ``[1 - f, 1 + f]``; a pair
             ``(low, high)`` from ``[1 - |low|, 1 + high]``.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        seed: an int for reproducible draws.
-        **kwargs: ``data_format``, ``bounding_box_format`` and the base layer's
-            keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -137,7 +118,11 @@ class RandomContrast(_ValueLayer):
         ((2, 4, 4, 3), True)
         >>> np.array_equal(np.asarray(RandomContrast(0.5)(images, training=False)), images)
         True
-    """
+    """,
+        "pixels",
+        data_format=False,
+        value_range=True,
+    )
 
     _FACTOR_RANGE = (0.0, 1.0)
 
@@ -179,26 +164,15 @@ class _ColorLayer(RandomImageLayer):
 
 
 class RandomGrayscale(RandomImageLayer):
-    """Turns a random fraction `factor` of the images to grayscale during training.
+    __doc__ = image_doc(
+        """Turns a random fraction `factor` of the images to grayscale during training.
 
     A converted image keeps its channels: each holds the luminance
     ``0.2989 R + 0.587 G + 0.114 B``. Labels, boxes and masks pass through.
 
     Args:
         factor: the probability, in [0, 1], that an image is converted.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
-            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -207,7 +181,9 @@ class RandomGrayscale(RandomImageLayer):
         [[[[76.22 76.22 76.22]]]]
         >>> np.asarray(RandomGrayscale(factor=1.0)(red, training=False)).tolist()
         [[[[255.0, 0.0, 0.0]]]]
-    """
+    """,
+        "rgb",
+    )
 
     def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
@@ -276,7 +252,8 @@ class RandomHue(TransformationOptional, _ColorLayer):
 
 
 class RandomSaturation(TransformationOptional, _ColorLayer):
-    """Scales the saturation of each image by a random factor during training.
+    __doc__ = image_doc(
+        """Scales the saturation of each image by a random factor during training.
 
     A draw ``u`` of `factor` scales the saturation (in HSV) by ``u / (1 - u)``:
     0.5 keeps the image, 0 makes it gray, values near 1 saturate it fully.
@@ -286,19 +263,7 @@ class RandomSaturation(TransformationOptional, _ColorLayer):
         factor: ``f`` in [0, 1] draws ``u`` from ``[-f, f]``; a pair
             ``(low, high)`` from ``[low, high]``.
         value_range: the ``(low, high)`` range of pixel values.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
-            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -309,7 +274,9 @@ class RandomSaturation(TransformationOptional, _ColorLayer):
         >>> keep = RandomSaturation((0.5, 0.5), value_range=(0, 1))
         >>> print(np.round(np.asarray(keep(orange)), 3))
         [[[[1.  0.5 0. ]]]]
-    """
+    """,
+        "rgb",
+    )
 
     def augment(self, images):
         u = self._uniform((ops.shape(images)[0],), *self.factor)
@@ -321,7 +288,8 @@ class RandomSaturation(TransformationOptional, _ColorLayer):
 
 
 class RandomColorDegeneration(TransformationOptional, _ColorLayer):
-    """Blends each image toward its grayscale version by a random weight during training.
+    __doc__ = image_doc(
+        """Blends each image toward its grayscale version by a random weight during training.
 
     An image becomes ``x + w * (gray(x) - x)``, clipped to `value_range`, with
     ``w`` drawn per image: 0 keeps it, 1 makes it gray.
@@ -329,21 +297,7 @@ class RandomColorDegeneration(TransformationOptional, _ColorLayer):
     Args:
         factor: ``f`` in [0, 1] draws ``w`` from ``[-f, f]``; a pair
             ``(low, high)`` from ``[low, high]``.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
-            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -351,7 +305,10 @@ class RandomColorDegeneration(TransformationOptional, _ColorLayer):
         >>> half = RandomColorDegeneration((0.5, 0.5))
         >>> print(np.round(np.asarray(half(red)), 3))
         [[[[165.61  38.11  38.11]]]]
-    """
+    """,
+        "rgb",
+        value_range=True,
+    )
 
     def augment(self, images):
         weight = self._per_image(self._uniform((ops.shape(images)[0],), *self.factor))
@@ -362,7 +319,8 @@ class RandomColorDegeneration(TransformationOptional, _ColorLayer):
 
 
 class RandomInvert(_ColorLayer):
-    """Inverts (``value_range[1] - x``) a random fraction of the images during training.
+    __doc__ = image_doc(
+        """Inverts (``value_range[1] - x``) a random fraction of the images during training.
 
     Args:
         factor: the probability to invert an image: ``f`` in [0, 1] draws it
@@ -370,18 +328,7 @@ class RandomInvert(_ColorLayer):
             (``(1.0, 1.0)`` inverts every image).
         value_range: the ``(low, high)`` range of pixel values.
         seed: an int for reproducible draws.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -391,7 +338,10 @@ class RandomInvert(_ColorLayer):
         [255.0, 200.0, 0.0]
         >>> np.asarray(invert(images, training=False))[0, 0, :, 0].tolist()
         [0.0, 55.0, 255.0]
-    """
+    """,
+        "pixels",
+        seed=False,
+    )
 
     _BOUNDS = (0, 1)
     _SORT_VALUE_RANGE = False
@@ -407,7 +357,8 @@ class RandomInvert(_ColorLayer):
 
 
 class RandomPosterization(TransformationOptional, _ColorLayer):
-    """Keeps a random number of the high bits of each 8-bit channel during training.
+    __doc__ = image_doc(
+        """Keeps a random number of the high bits of each 8-bit channel during training.
 
     Pixels are mapped from `value_range` to [0, 255], floored to a multiple
     of ``2 ** (8 - bits)`` and mapped back; ``bits`` is drawn per image.
@@ -417,19 +368,7 @@ class RandomPosterization(TransformationOptional, _ColorLayer):
             pair ``(low, high)`` from ``[low, high)`` (exactly ``low`` when
             equal).
         value_range: the ``(low, high)`` range of pixel values.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -437,7 +376,9 @@ class RandomPosterization(TransformationOptional, _ColorLayer):
         >>> two_bits = RandomPosterization((2, 2))
         >>> np.asarray(two_bits(images))[0, 0, :, 0].tolist()
         [0.0, 64.0, 192.0, 192.0]
-    """
+    """,
+        "pixels",
+    )
 
     _BOUNDS = (1, 8)
 
@@ -458,7 +399,8 @@ class RandomPosterization(TransformationOptional, _ColorLayer):
 
 
 class RandomColorJitter(RandomImageLayer):
-    """Random brightness, contrast, saturation and hue changes, applied in that order.
+    __doc__ = image_doc(
+        """Random brightness, contrast, saturation and hue changes, applied in that order.
 
     Each factor given (not None) makes the step of that name (the attributes
     `random_brightness`, `random_contrast`, `random_saturation`, `random_hue`;
@@ -473,18 +415,7 @@ class RandomColorJitter(RandomImageLayer):
         saturation_factor: the `factor` of `RandomSaturation` (None: no step).
         hue_factor: the `factor` of `RandomHue` (None: no step).
         seed: an int for reproducible draws.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
-            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -496,7 +427,10 @@ class RandomColorJitter(RandomImageLayer):
         >>> jitter = RandomColorJitter(brightness_factor=0.2, hue_factor=0.2, seed=3)
         >>> np.asarray(jitter(np.zeros((2, 4, 4, 3), "float32"))).shape
         (2, 4, 4, 3)
-    """
+    """,
+        "rgb",
+        seed=False,
+    )
 
     def __init__(
         self,

@@ -9,10 +9,12 @@ from mb_layers.layers._image_augmentation import (
     factor_range,
     value_range_pair,
 )
+from mb_layers.layers._image_docs import image_doc
 
 
 class RandomSharpness(TransformationOptional, RandomImageLayer):
-    """Sharpens or softens each image by a random amount during training.
+    __doc__ = image_doc(
+        """Sharpens or softens each image by a random amount during training.
 
     The image is blended with a 3x3 smoothing of itself (weights 1/13 around
     5/13, zero padding): ``x + (1 - 2u) * (smooth(x) - x)`` for a draw ``u`` of
@@ -21,21 +23,7 @@ class RandomSharpness(TransformationOptional, RandomImageLayer):
     Args:
         factor: ``f`` in [0, 1] draws ``u`` from ``[0, f]``; a pair
             ``(low, high)`` from ``[low, high]``.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -45,7 +33,10 @@ class RandomSharpness(TransformationOptional, RandomImageLayer):
         >>> out = np.asarray(RandomSharpness(1.0, seed=1)(images))
         >>> out.shape, bool(out.min() >= 0 and out.max() <= 255)
         ((2, 4, 4, 3), True)
-    """
+    """,
+        "pixels",
+        value_range=True,
+    )
 
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
@@ -86,7 +77,8 @@ def _kernel_size(value):
 
 
 class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
-    """Blurs a random fraction of the images with a Gaussian of random width during training.
+    __doc__ = image_doc(
+        """Blurs a random fraction of the images with a Gaussian of random width during training.
 
     Args:
         factor: the probability to blur an image: ``f`` in [0, 1] draws it from
@@ -95,21 +87,7 @@ class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
         sigma: the range of the Gaussian's standard deviation (one draw per call
             for x and one for y): ``s`` in [0, 1] draws from ``[0, s]``, a pair
             from its range.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -120,7 +98,10 @@ class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
         ((2, 4, 4, 3), True)
         >>> np.array_equal(np.asarray(blur(images, training=False)), images)
         True
-    """
+    """,
+        "pixels",
+        value_range=True,
+    )
 
     def __init__(
         self,

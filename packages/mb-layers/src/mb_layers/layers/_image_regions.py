@@ -9,6 +9,7 @@ from mb_layers.layers._image_augmentation import (
     image_axes,
     value_range_pair,
 )
+from mb_layers.layers._image_docs import image_doc
 from mb_layers.layers._image_geometry import center_window, crop_boxes
 from mb_ops.random import make_default_seed
 
@@ -173,7 +174,8 @@ class RandomCrop(RandomImageLayer):
 
 
 class RandomErasing(TransformationOptional, RandomImageLayer):
-    """Fills a random rectangle of some images with a value or noise during training.
+    __doc__ = image_doc(
+        """Fills a random rectangle of some images with a value or noise during training.
 
     Args:
         factor: the probability to erase an image: ``f`` in [0, 1] draws it from
@@ -185,18 +187,7 @@ class RandomErasing(TransformationOptional, RandomImageLayer):
         value_range: the ``(low, high)`` range of pixel values; fills are
             clipped to it.
         seed: an int for reproducible draws.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -206,7 +197,10 @@ class RandomErasing(TransformationOptional, RandomImageLayer):
         0.0
         >>> float(np.asarray(erase_all(images, training=False)).sum())
         16.0
-    """
+    """,
+        "pixels",
+        seed=False,
+    )
 
     def __init__(
         self,
