@@ -116,20 +116,12 @@ class EinsumDense(KernelVariables, Layer):
     def kernel(self):
         """The kernel (int8 values in int8 mode, the unpacked int4 values reshaped to the
         kernel's shape in int4 mode), plus the LoRA update when enabled."""
-        if not self.built:
-            raise AttributeError("You must build the layer before accessing `kernel`.")
-        if _quantized_gptq.is_calibrated(self):
-            kernel = _quantized_gptq.integer_kernel(self)
-        else:
-            kernel = self._kernel
-        if self.quantization_mode == "int4":
-            kernel = unpack_int4(kernel, self._int4_unpacked_column_size, axis=-1)
-            kernel = ops.reshape(kernel, self.original_kernel_shape)
-        if self.lora_enabled:
-            kernel = ops.cast(
-                ops.add(kernel, _quantized.lora_delta(self, "kernel")), self.compute_dtype
+        return self._effective_kernel(
+            lambda k: ops.reshape(
+                unpack_int4(k, self._int4_unpacked_column_size, axis=-1),
+                self.original_kernel_shape,
             )
-        return kernel
+        )
 
     def call(self, inputs, training=None):
         x = ops.einsum(self.equation, inputs, self.kernel)
