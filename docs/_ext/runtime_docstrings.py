@@ -2,8 +2,9 @@
 
 Some classes and functions share their docstring text instead of writing it twice: the
 text is composed at definition time (``__doc__ = _DOC.format(...)`` in a class body, or a
-decorator that sets ``fn.__doc__``). griffe reads the source without running it and sees
-no docstring there; this takes the one Python built, by importing the object, and fences
+decorator named ``*_doc`` that sets or completes ``__doc__``). griffe reads the source
+without running it and sees no docstring, or an incomplete one; this takes the one
+Python built, by importing the object, and fences
 its doctest blocks as ``doctest_fences`` does for the others (which ran before it).
 """
 
@@ -52,7 +53,10 @@ class RuntimeDocstrings(griffe.Extension):
     """Gives a class or function whose source has no docstring the one it gets at run time."""
 
     def _fill(self, obj: griffe.Object) -> None:
-        if obj.docstring is not None and "__doc__" not in obj.members:
+        composed = "__doc__" in obj.members or any(
+            str(decorator.callable_path).endswith("_doc") for decorator in obj.decorators
+        )
+        if obj.docstring is not None and not composed:
             return
         doc = runtime_docstring(obj.path)
         if doc:
@@ -62,5 +66,4 @@ class RuntimeDocstrings(griffe.Extension):
         self._fill(cls)
 
     def on_function_instance(self, *, func: griffe.Function, **kwargs: Any) -> None:
-        if func.decorators:
-            self._fill(func)
+        self._fill(func)

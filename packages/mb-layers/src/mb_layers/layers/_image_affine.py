@@ -9,6 +9,7 @@ import math
 
 from mb_layers._ops import ops
 from mb_layers.layers import _image_boxes as boxes_math
+from mb_layers.layers._arguments import base_arguments
 from mb_layers.layers._image_augmentation import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -125,14 +126,7 @@ class RandomRotation(_RandomAffine):
         data_format=None,
         **kwargs,
     ):
-        super().__init__(
-            fill_mode=fill_mode,
-            interpolation=interpolation,
-            seed=seed,
-            fill_value=fill_value,
-            data_format=data_format,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_RandomAffine.__init__, locals()))
         self.factor = factor_range(factor, (-1, 1), "factor", "RandomRotation")
 
     def draw(self, images):
@@ -160,9 +154,9 @@ class RandomRotation(_RandomAffine):
         return {**super().get_config(), "factor": self.factor}
 
 
+@image_doc("geometry", seed=False)
 class RandomTranslation(_RandomAffine):
-    __doc__ = image_doc(
-        """Shifts images by a random fraction of their height and width during training.
+    """Shifts images by a random fraction of their height and width during training.
 
     One shift is drawn per image; bounding boxes and segmentation masks of a
     data dict move with it (masks with nearest interpolation).
@@ -191,10 +185,7 @@ class RandomTranslation(_RandomAffine):
         [[0.0, 0.0, 0.0, 0.0], [0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]
         >>> np.asarray(out["bounding_boxes"]["boxes"]).tolist()
         [[[0.0, 1.0, 2.0, 3.0]]]
-    """,
-        "geometry",
-        seed=False,
-    )
+    """
 
     def __init__(
         self,
@@ -207,14 +198,7 @@ class RandomTranslation(_RandomAffine):
         data_format=None,
         **kwargs,
     ):
-        super().__init__(
-            fill_mode=fill_mode,
-            interpolation=interpolation,
-            seed=seed,
-            fill_value=fill_value,
-            data_format=data_format,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_RandomAffine.__init__, locals()))
         self.height_factor = height_factor
         self.width_factor = width_factor
         name = "RandomTranslation"
@@ -252,9 +236,9 @@ class RandomTranslation(_RandomAffine):
         }
 
 
+@image_doc("geometry", seed=False)
 class RandomZoom(_RandomAffine):
-    __doc__ = image_doc(
-        """Zooms images in or out about their center by a random factor during training.
+    """Zooms images in or out about their center by a random factor during training.
 
     One zoom is drawn per image; bounding boxes and segmentation masks of a
     data dict follow it (masks with nearest interpolation).
@@ -279,10 +263,7 @@ class RandomZoom(_RandomAffine):
         [[5.0, 5.0, 6.0, 6.0], [5.0, 5.0, 6.0, 6.0], [9.0, 9.0, 10.0, 10.0], [9.0, 9.0, 10.0, 10.0]]
         >>> np.array_equal(np.asarray(zoom_in_2x(image, training=False)), image)
         True
-    """,
-        "geometry",
-        seed=False,
-    )
+    """
 
     def __init__(
         self,
@@ -295,14 +276,7 @@ class RandomZoom(_RandomAffine):
         data_format=None,
         **kwargs,
     ):
-        super().__init__(
-            fill_mode=fill_mode,
-            interpolation=interpolation,
-            seed=seed,
-            fill_value=fill_value,
-            data_format=data_format,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_RandomAffine.__init__, locals()))
         self.height_factor = height_factor
         self.width_factor = width_factor
         check = {"low": -1.0, "high": 1.0, "open_low": True}
@@ -357,9 +331,9 @@ class RandomZoom(_RandomAffine):
         }
 
 
+@image_doc("geometry")
 class RandomShear(_RandomAffine):
-    __doc__ = image_doc(
-        """Shears images along x and y by random amounts during training (Keras's matrix).
+    """Shears images along x and y by random amounts during training (Keras's matrix).
 
     The output pixel ``(x, y)`` samples the input at ``(x + sx * y, y + sy * x)``,
     with ``sx`` drawn from `x_factor`, ``sy`` from `y_factor`, and both signs
@@ -383,9 +357,7 @@ class RandomShear(_RandomAffine):
         True
         >>> np.asarray(RandomShear(x_factor=0.3, y_factor=0.3, seed=1)(images)).shape
         (2, 4, 4, 3)
-    """,
-        "geometry",
-    )
+    """
 
     def __init__(
         self,
@@ -398,14 +370,7 @@ class RandomShear(_RandomAffine):
         seed=None,
         **kwargs,
     ):
-        super().__init__(
-            fill_mode=fill_mode,
-            interpolation=interpolation,
-            seed=seed,
-            fill_value=fill_value,
-            data_format=data_format,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_RandomAffine.__init__, locals()))
         self._factor_args = (x_factor, y_factor)
         self.x_factor = symmetric_range(x_factor, "x_factor", "RandomShear", low=0.0)
         self.y_factor = symmetric_range(y_factor, "y_factor", "RandomShear", low=0.0)

@@ -61,9 +61,9 @@ class _ValueLayer(RandomImageLayer):
         }
 
 
+@image_doc("pixels", data_format=False, value_range=True)
 class RandomBrightness(_ValueLayer):
-    __doc__ = image_doc(
-        """Adds a random brightness shift, a fraction of `value_range`, during training.
+    """Adds a random brightness shift, a fraction of `value_range`, during training.
 
     One shift is drawn per image and added to all its pixels and channels;
     the result is clipped to `value_range`.
@@ -82,11 +82,7 @@ class RandomBrightness(_ValueLayer):
          [0.7 0.7]]
         >>> np.array_equal(np.asarray(brighter(images, training=False)), images)
         True
-    """,
-        "pixels",
-        data_format=False,
-        value_range=True,
-    )
+    """
 
     def draw(self, images):
         low, high = _factor_pair(self.factor, "RandomBrightness")
@@ -98,9 +94,9 @@ class RandomBrightness(_ValueLayer):
         return ops.clip(ops.add(images, delta), self.value_range[0], self.value_range[1])
 
 
+@image_doc("pixels", data_format=False, value_range=True)
 class RandomContrast(_ValueLayer):
-    __doc__ = image_doc(
-        """Scales each image's contrast by a random factor during training.
+    """Scales each image's contrast by a random factor during training.
 
     Each image becomes ``(x - mean) * c + mean``, with ``mean`` its mean per
     channel and ``c`` drawn per image, clipped to `value_range`.
@@ -118,11 +114,7 @@ class RandomContrast(_ValueLayer):
         ((2, 4, 4, 3), True)
         >>> np.array_equal(np.asarray(RandomContrast(0.5)(images, training=False)), images)
         True
-    """,
-        "pixels",
-        data_format=False,
-        value_range=True,
-    )
+    """
 
     _FACTOR_RANGE = (0.0, 1.0)
 
@@ -163,9 +155,9 @@ class _ColorLayer(RandomImageLayer):
         return {**super().get_config(), "factor": self.factor, "value_range": self.value_range}
 
 
+@image_doc("rgb")
 class RandomGrayscale(RandomImageLayer):
-    __doc__ = image_doc(
-        """Turns a random fraction `factor` of the images to grayscale during training.
+    """Turns a random fraction `factor` of the images to grayscale during training.
 
     A converted image keeps its channels: each holds the luminance
     ``0.2989 R + 0.587 G + 0.114 B``. Labels, boxes and masks pass through.
@@ -181,9 +173,7 @@ class RandomGrayscale(RandomImageLayer):
         [[[[76.22 76.22 76.22]]]]
         >>> np.asarray(RandomGrayscale(factor=1.0)(red, training=False)).tolist()
         [[[[255.0, 0.0, 0.0]]]]
-    """,
-        "rgb",
-    )
+    """
 
     def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
@@ -251,9 +241,9 @@ class RandomHue(TransformationOptional, _ColorLayer):
         return rescale(ops.clip(rgb, 0.0, 1.0), (0, 1), self.value_range)
 
 
+@image_doc("rgb")
 class RandomSaturation(TransformationOptional, _ColorLayer):
-    __doc__ = image_doc(
-        """Scales the saturation of each image by a random factor during training.
+    """Scales the saturation of each image by a random factor during training.
 
     A draw ``u`` of `factor` scales the saturation (in HSV) by ``u / (1 - u)``:
     0.5 keeps the image, 0 makes it gray, values near 1 saturate it fully.
@@ -274,9 +264,7 @@ class RandomSaturation(TransformationOptional, _ColorLayer):
         >>> keep = RandomSaturation((0.5, 0.5), value_range=(0, 1))
         >>> print(np.round(np.asarray(keep(orange)), 3))
         [[[[1.  0.5 0. ]]]]
-    """,
-        "rgb",
-    )
+    """
 
     def augment(self, images):
         u = self._uniform((ops.shape(images)[0],), *self.factor)
@@ -287,9 +275,9 @@ class RandomSaturation(TransformationOptional, _ColorLayer):
         return ops.image.hsv_to_rgb(self._merge([hue, saturation, value]), self.data_format)
 
 
+@image_doc("rgb", value_range=True)
 class RandomColorDegeneration(TransformationOptional, _ColorLayer):
-    __doc__ = image_doc(
-        """Blends each image toward its grayscale version by a random weight during training.
+    """Blends each image toward its grayscale version by a random weight during training.
 
     An image becomes ``x + w * (gray(x) - x)``, clipped to `value_range`, with
     ``w`` drawn per image: 0 keeps it, 1 makes it gray.
@@ -305,10 +293,7 @@ class RandomColorDegeneration(TransformationOptional, _ColorLayer):
         >>> half = RandomColorDegeneration((0.5, 0.5))
         >>> print(np.round(np.asarray(half(red)), 3))
         [[[[165.61  38.11  38.11]]]]
-    """,
-        "rgb",
-        value_range=True,
-    )
+    """
 
     def augment(self, images):
         weight = self._per_image(self._uniform((ops.shape(images)[0],), *self.factor))
@@ -318,9 +303,9 @@ class RandomColorDegeneration(TransformationOptional, _ColorLayer):
         return ops.clip(blended, *self.value_range)
 
 
+@image_doc("pixels", seed=False)
 class RandomInvert(_ColorLayer):
-    __doc__ = image_doc(
-        """Inverts (``value_range[1] - x``) a random fraction of the images during training.
+    """Inverts (``value_range[1] - x``) a random fraction of the images during training.
 
     Args:
         factor: the probability to invert an image: ``f`` in [0, 1] draws it
@@ -338,10 +323,7 @@ class RandomInvert(_ColorLayer):
         [255.0, 200.0, 0.0]
         >>> np.asarray(invert(images, training=False))[0, 0, :, 0].tolist()
         [0.0, 55.0, 255.0]
-    """,
-        "pixels",
-        seed=False,
-    )
+    """
 
     _BOUNDS = (0, 1)
     _SORT_VALUE_RANGE = False
@@ -356,9 +338,9 @@ class RandomInvert(_ColorLayer):
         return ops.where(apply, ops.subtract(self.value_range[1], images), images)
 
 
+@image_doc("pixels")
 class RandomPosterization(TransformationOptional, _ColorLayer):
-    __doc__ = image_doc(
-        """Keeps a random number of the high bits of each 8-bit channel during training.
+    """Keeps a random number of the high bits of each 8-bit channel during training.
 
     Pixels are mapped from `value_range` to [0, 255], floored to a multiple
     of ``2 ** (8 - bits)`` and mapped back; ``bits`` is drawn per image.
@@ -376,9 +358,7 @@ class RandomPosterization(TransformationOptional, _ColorLayer):
         >>> two_bits = RandomPosterization((2, 2))
         >>> np.asarray(two_bits(images))[0, 0, :, 0].tolist()
         [0.0, 64.0, 192.0, 192.0]
-    """,
-        "pixels",
-    )
+    """
 
     _BOUNDS = (1, 8)
 
@@ -398,9 +378,9 @@ class RandomPosterization(TransformationOptional, _ColorLayer):
         return rescale(posterized, (0, 255), self.value_range)
 
 
+@image_doc("rgb", seed=False)
 class RandomColorJitter(RandomImageLayer):
-    __doc__ = image_doc(
-        """Random brightness, contrast, saturation and hue changes, applied in that order.
+    """Random brightness, contrast, saturation and hue changes, applied in that order.
 
     Each factor given (not None) makes the step of that name (the attributes
     `random_brightness`, `random_contrast`, `random_saturation`, `random_hue`;
@@ -427,10 +407,7 @@ class RandomColorJitter(RandomImageLayer):
         >>> jitter = RandomColorJitter(brightness_factor=0.2, hue_factor=0.2, seed=3)
         >>> np.asarray(jitter(np.zeros((2, 4, 4, 3), "float32"))).shape
         (2, 4, 4, 3)
-    """,
-        "rgb",
-        seed=False,
-    )
+    """
 
     def __init__(
         self,

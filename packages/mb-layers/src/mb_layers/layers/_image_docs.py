@@ -3,8 +3,8 @@
 Most augmentation layers document the same arguments after their own (`data_format`,
 `seed`, `**kwargs`), the same call arguments and the same return value; the text
 differs only with what the layer transforms: the geometry (boxes move with the
-images), the pixel values, or the colours of RGB images. `image_doc` puts them in a
-docstring in place of its ``{image arguments}`` line.
+images), the pixel values, or the colours of RGB images. The class decorator
+`image_doc` puts them in a docstring in place of its ``{image arguments}`` line.
 """
 
 _MARKER = "        {image arguments}\n"
@@ -66,8 +66,16 @@ def image_sections(data, seed=True, data_format=True, value_range=False):
     return "".join(lines)
 
 
-def image_doc(doc, data, seed=True, data_format=True, value_range=False):
-    """`doc` with its ``{image arguments}`` line replaced by `image_sections` (same arguments)."""
-    if doc.count(_MARKER) != 1:
-        raise ValueError("An image layer's docstring needs one `{image arguments}` line.")
-    return doc.replace(_MARKER, image_sections(data, seed, data_format, value_range))
+def image_doc(data, seed=True, data_format=True, value_range=False):
+    """A class decorator: the docstring's ``{image arguments}`` line becomes
+    `image_sections` (same arguments)."""
+
+    def decorate(cls):
+        if cls.__doc__.count(_MARKER) != 1:
+            raise ValueError(f"{cls.__name__}'s docstring needs one `{{image arguments}}` line.")
+        cls.__doc__ = cls.__doc__.replace(
+            _MARKER, image_sections(data, seed, data_format, value_range)
+        )
+        return cls
+
+    return decorate

@@ -12,9 +12,9 @@ from mb_layers.layers._image_augmentation import (
 from mb_layers.layers._image_docs import image_doc
 
 
+@image_doc("pixels", value_range=True)
 class RandomSharpness(TransformationOptional, RandomImageLayer):
-    __doc__ = image_doc(
-        """Sharpens or softens each image by a random amount during training.
+    """Sharpens or softens each image by a random amount during training.
 
     The image is blended with a 3x3 smoothing of itself (weights 1/13 around
     5/13, zero padding): ``x + (1 - 2u) * (smooth(x) - x)`` for a draw ``u`` of
@@ -33,10 +33,7 @@ class RandomSharpness(TransformationOptional, RandomImageLayer):
         >>> out = np.asarray(RandomSharpness(1.0, seed=1)(images))
         >>> out.shape, bool(out.min() >= 0 and out.max() <= 255)
         ((2, 4, 4, 3), True)
-    """,
-        "pixels",
-        value_range=True,
-    )
+    """
 
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
@@ -76,9 +73,9 @@ def _kernel_size(value):
     raise ValueError(message)
 
 
+@image_doc("pixels", value_range=True)
 class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
-    __doc__ = image_doc(
-        """Blurs a random fraction of the images with a Gaussian of random width during training.
+    """Blurs a random fraction of the images with a Gaussian of random width during training.
 
     Args:
         factor: the probability to blur an image: ``f`` in [0, 1] draws it from
@@ -98,10 +95,7 @@ class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
         ((2, 4, 4, 3), True)
         >>> np.array_equal(np.asarray(blur(images, training=False)), images)
         True
-    """,
-        "pixels",
-        value_range=True,
-    )
+    """
 
     def __init__(
         self,

@@ -173,9 +173,9 @@ class RandomCrop(RandomImageLayer):
         return {**super().get_config(), "height": self.height, "width": self.width}
 
 
+@image_doc("pixels", seed=False)
 class RandomErasing(TransformationOptional, RandomImageLayer):
-    __doc__ = image_doc(
-        """Fills a random rectangle of some images with a value or noise during training.
+    """Fills a random rectangle of some images with a value or noise during training.
 
     Args:
         factor: the probability to erase an image: ``f`` in [0, 1] draws it from
@@ -197,10 +197,7 @@ class RandomErasing(TransformationOptional, RandomImageLayer):
         0.0
         >>> float(np.asarray(erase_all(images, training=False)).sum())
         16.0
-    """,
-        "pixels",
-        seed=False,
-    )
+    """
 
     def __init__(
         self,

@@ -15,9 +15,9 @@ from mb_layers.layers._image_docs import image_doc
 from mb_ops.random import draw_seed
 
 
+@image_doc("geometry", seed=False)
 class RandomPerspective(RandomImageLayer):
-    __doc__ = image_doc(
-        """Applies a random perspective warp to a random fraction of the images in training.
+    """Applies a random perspective warp to a random fraction of the images in training.
 
     Each corner of the image moves by up to ``scale / 2`` of its own coordinates
     (the top-left corner stays), and the image is warped to match. Bounding
@@ -40,10 +40,7 @@ class RandomPerspective(RandomImageLayer):
         (2, 4, 4, 3)
         >>> np.array_equal(np.asarray(layer(images, training=False)), images)
         True
-    """,
-        "geometry",
-        seed=False,
-    )
+    """
 
     _GEOMETRIC = True
 
