@@ -212,17 +212,7 @@ class EinsumDense(KernelVariables, Layer):
             name="kernel_scale", shape=scale_shape, initializer="ones", trainable=False
         )
         if grouped:
-            self.kernel_zero = self.add_weight(
-                name="kernel_zero",
-                shape=scale_shape,
-                initializer="zeros",
-                dtype="int8",
-                trainable=False,
-            )
-            self.g_idx = self.add_weight(
-                name="g_idx", shape=(rows,), initializer="zeros", dtype="float32", trainable=False
-            )
-            self.g_idx.assign(ops.floor_divide(ops.arange(rows, dtype="float32"), block_size))
+            _quantized.add_int4_groups(self, "kernel", scale_shape, rows, block_size)
 
     def _flat_kernel_shape(self, kernel_shape):
         rows = columns = 1
