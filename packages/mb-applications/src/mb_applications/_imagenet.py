@@ -166,15 +166,21 @@ def decode_predictions(preds, top=5):
     return results
 
 
-def preprocess_caffe(x, data_format=None):
-    """Preprocesses images in ``[0, 255]`` as the model was trained: RGB to BGR, then
-    each channel zero-centred by the ImageNet mean pixel, without scaling.
+_LAYOUT = """``"channels_last"`` or ``"channels_first"``; default: the
+            configured ``image_data_format()``."""
+
+
+def _mode_doc(summary, example, data_format=_LAYOUT):
+    """Gives a ``preprocess_<mode>`` function its docstring: `summary`, the arguments
+    and return value they share, then `example` (its lines after importing NumPy)."""
+
+    def decorate(fn):
+        fn.__doc__ = f"""{summary}
 
     Args:
         x: a NumPy array (a floating-point one is modified in place), a backend
             tensor or a symbolic tensor, 3D or 4D, with 3 channels (RGB).
-        data_format: ``"channels_last"`` or ``"channels_first"``; default: the
-            configured ``image_data_format()``.
+        data_format: {data_format}
 
     Returns:
         The preprocessed images.
@@ -182,52 +188,41 @@ def preprocess_caffe(x, data_format=None):
     Example:
 
     >>> import numpy as np
-    >>> preprocess_caffe(np.full((1, 1, 1, 3), 128.0), "channels_last").round(3).tolist()
-    [[[[24.061, 11.221, 4.32]]]]
+{example}
     """
+        return fn
+
+    return decorate
+
+
+@_mode_doc(
+    """Preprocesses images in ``[0, 255]`` as the model was trained: RGB to BGR, then
+    each channel zero-centred by the ImageNet mean pixel, without scaling.""",
+    """    >>> preprocess_caffe(np.full((1, 1, 1, 3), 128.0), "channels_last").round(3).tolist()
+    [[[[24.061, 11.221, 4.32]]]]""",
+)
+def preprocess_caffe(x, data_format=None):
     return preprocess_input(x, data_format=data_format, mode="caffe")
 
 
+@_mode_doc(
+    """Preprocesses images in ``[0, 255]`` as the model was trained: scaled to ``[-1, 1]``.""",
+    """    >>> preprocess_tf(np.array([0.0, 255.0])).tolist()
+    [-1.0, 1.0]""",
+    data_format="""ignored (the scaling is the same for both layouts); checked
+            as Keras does.""",
+)
 def preprocess_tf(x, data_format=None):
-    """Preprocesses images in ``[0, 255]`` as the model was trained: scaled to ``[-1, 1]``.
-
-    Args:
-        x: a NumPy array (a floating-point one is modified in place), a backend
-            tensor or a symbolic tensor, 3D or 4D, with 3 channels (RGB).
-        data_format: ignored (the scaling is the same for both layouts); checked
-            as Keras does.
-
-    Returns:
-        The preprocessed images.
-
-    Example:
-
-    >>> import numpy as np
-    >>> preprocess_tf(np.array([0.0, 255.0])).tolist()
-    [-1.0, 1.0]
-    """
     return preprocess_input(x, data_format=data_format, mode="tf")
 
 
-def preprocess_torch(x, data_format=None):
+@_mode_doc(
     """Preprocesses images in ``[0, 255]`` as the model was trained: scaled to ``[0, 1]``,
-    then each channel standardised with ImageNet's mean and standard deviation.
-
-    Args:
-        x: a NumPy array (a floating-point one is modified in place), a backend
-            tensor or a symbolic tensor, 3D or 4D, with 3 channels (RGB).
-        data_format: ``"channels_last"`` or ``"channels_first"``; default: the
-            configured ``image_data_format()``.
-
-    Returns:
-        The preprocessed images.
-
-    Example:
-
-    >>> import numpy as np
-    >>> preprocess_torch(np.full((1, 1, 1, 3), 255.0), "channels_last").round(3).tolist()
-    [[[[2.249, 2.429, 2.64]]]]
-    """
+    then each channel standardised with ImageNet's mean and standard deviation.""",
+    """    >>> preprocess_torch(np.full((1, 1, 1, 3), 255.0), "channels_last").round(3).tolist()
+    [[[[2.249, 2.429, 2.64]]]]""",
+)
+def preprocess_torch(x, data_format=None):
     return preprocess_input(x, data_format=data_format, mode="torch")
 
 

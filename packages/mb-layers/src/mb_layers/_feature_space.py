@@ -207,6 +207,15 @@ def _cardinality(layer):
     return False
 
 
+def _categorical(lookup, dtype, kind, max_tokens, num_oov_indices, output_mode, name):
+    """A categorical feature of `dtype` indexed by a `lookup` layer (`kind` names it)."""
+    name = name or auto_name(kind)
+    preprocessor = lookup(
+        name=f"{name}_preprocessor", max_tokens=max_tokens, num_oov_indices=num_oov_indices
+    )
+    return Feature(dtype=dtype, preprocessor=preprocessor, output_mode=output_mode)
+
+
 class FeatureSpace(Layer):
     """One-stop preprocessing and encoding of structured data (``keras.utils.FeatureSpace``).
 
@@ -284,22 +293,16 @@ class FeatureSpace(Layer):
         cls, max_tokens=None, num_oov_indices=1, output_mode="one_hot", name=None
     ):
         """Integer categories, indexed by the vocabulary `adapt` learns."""
-        name = name or auto_name("integer_categorical")
-        preprocessor = IntegerLookup(
-            name=f"{name}_preprocessor", max_tokens=max_tokens, num_oov_indices=num_oov_indices
-        )
-        return Feature(dtype="int32", preprocessor=preprocessor, output_mode=output_mode)
+        lookup = IntegerLookup, "int32", "integer_categorical"
+        return _categorical(*lookup, max_tokens, num_oov_indices, output_mode, name)
 
     @classmethod
     def string_categorical(
         cls, max_tokens=None, num_oov_indices=1, output_mode="one_hot", name=None
     ):
         """String categories, indexed by the vocabulary `adapt` learns."""
-        name = name or auto_name("string_categorical")
-        preprocessor = StringLookup(
-            name=f"{name}_preprocessor", max_tokens=max_tokens, num_oov_indices=num_oov_indices
-        )
-        return Feature(dtype="string", preprocessor=preprocessor, output_mode=output_mode)
+        lookup = StringLookup, "string", "string_categorical"
+        return _categorical(*lookup, max_tokens, num_oov_indices, output_mode, name)
 
     @classmethod
     def string_hashed(cls, num_bins, output_mode="one_hot", name=None):

@@ -38,6 +38,23 @@ def _combine_masks(query, value, query_mask, value_mask, key_mask, attention_mas
     return attention_mask
 
 
+# The call arguments of the dense attention layers, in their docstrings' ``{call arguments}``.
+_CALL_ARGUMENTS = """    Call arguments:
+        inputs: ``[query, value]`` or ``[query, value, key]``: tensors
+            ``(batch, Tq, dim)``, ``(batch, Tv, dim)`` and ``(batch, Tv, dim)`` (``key``
+            defaults to ``value``).
+        mask: None or ``[query_mask, value_mask]``: boolean tensors ``(batch, Tq)`` and
+            ``(batch, Tv)``; masked values are not attended to.
+        return_attention_scores: whether to also return the ``(batch, Tq, Tv)`` weights.
+        training: whether dropout applies.
+        use_causal_mask: whether query position ``i`` attends only to positions ``<= i``.
+"""
+
+
+def _with_call_arguments(doc):
+    return doc.replace("    {call arguments}\n", _CALL_ARGUMENTS)
+
+
 class _BaseDenseAttention(Layer):
     def __init__(self, dropout=0.0, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -120,7 +137,8 @@ class _BaseDenseAttention(Layer):
 
 
 class Attention(_BaseDenseAttention):
-    """Dot-product (Luong-style) attention over ``[query, value(, key)]``.
+    __doc__ = _with_call_arguments(
+        """Dot-product (Luong-style) attention over ``[query, value(, key)]``.
 
     The output is ``softmax(query @ key^T) @ value`` (scores scaled by a learned scalar
     with ``use_scale``).
@@ -132,15 +150,7 @@ class Attention(_BaseDenseAttention):
         seed: seed of that dropout.
         **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
 
-    Call arguments:
-        inputs: ``[query, value]`` or ``[query, value, key]``: tensors
-            ``(batch, Tq, dim)``, ``(batch, Tv, dim)`` and ``(batch, Tv, dim)`` (``key``
-            defaults to ``value``).
-        mask: None or ``[query_mask, value_mask]``: boolean tensors ``(batch, Tq)`` and
-            ``(batch, Tv)``; masked values are not attended to.
-        return_attention_scores: whether to also return the ``(batch, Tq, Tv)`` weights.
-        training: whether dropout applies.
-        use_causal_mask: whether query position ``i`` attends only to positions ``<= i``.
+    {call arguments}
 
     Example:
 
@@ -154,6 +164,7 @@ class Attention(_BaseDenseAttention):
     >>> ops.convert_to_numpy(out).astype("float64").round(4).tolist()
     [[[0.7311, 0.2689]]]
     """
+    )
 
     def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
         super().__init__(dropout=dropout, seed=seed, **kwargs)
@@ -203,7 +214,8 @@ class Attention(_BaseDenseAttention):
 
 
 class AdditiveAttention(_BaseDenseAttention):
-    """Additive (Bahdanau-style) attention over ``[query, value(, key)]``.
+    __doc__ = _with_call_arguments(
+        """Additive (Bahdanau-style) attention over ``[query, value(, key)]``.
 
     The scores are ``sum(scale * tanh(query + key))`` over the features.
 
@@ -213,15 +225,7 @@ class AdditiveAttention(_BaseDenseAttention):
         **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...), and ``seed``,
             the seed of that dropout.
 
-    Call arguments:
-        inputs: ``[query, value]`` or ``[query, value, key]``: tensors
-            ``(batch, Tq, dim)``, ``(batch, Tv, dim)`` and ``(batch, Tv, dim)`` (``key``
-            defaults to ``value``).
-        mask: None or ``[query_mask, value_mask]``: boolean tensors ``(batch, Tq)`` and
-            ``(batch, Tv)``; masked values are not attended to.
-        return_attention_scores: whether to also return the ``(batch, Tq, Tv)`` weights.
-        training: whether dropout applies.
-        use_causal_mask: whether query position ``i`` attends only to positions ``<= i``.
+    {call arguments}
 
     Example:
 
@@ -233,6 +237,7 @@ class AdditiveAttention(_BaseDenseAttention):
     >>> ops.shape(out), ops.shape(scores)
     ((2, 3, 4), (2, 3, 5))
     """
+    )
 
     def __init__(self, use_scale=True, dropout=0.0, **kwargs):
         super().__init__(dropout=dropout, **kwargs)

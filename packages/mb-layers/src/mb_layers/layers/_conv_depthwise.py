@@ -7,6 +7,7 @@ from mb_layers.layers._arguments import (
     set_weight_arguments,
     weight_arguments,
 )
+from mb_layers.layers._conv_docs import family_doc
 from mb_layers.layers._convolutional import _2D, _BaseConv, _with_defaults
 
 
@@ -62,76 +63,52 @@ class _DepthwiseConv(_BaseConv):
         }
 
 
-class DepthwiseConv1D(_DepthwiseConv):
-    """Depthwise 1D convolution (one filter set per input channel).
+_depthwise_doc = family_doc(
+    """Depthwise {rank}D convolution (one filter set per input channel).
 
     Each input channel is convolved with its own ``depth_multiplier`` filters; the kernel
     has shape ``(*kernel_size, input_channels, depth_multiplier)`` and the output
-    ``input_channels * depth_multiplier`` channels.
+    ``input_channels * depth_multiplier`` channels.""",
+    "kernel_size strides padding depth_multiplier data_format dilation_rate",
+    weights=("depthwise",),
+)
 
-    Args:
-        kernel_size: an int: the size of the window.
-        strides: an int: the step of the window.
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1).
-        depth_multiplier: the number of filters per input channel.
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int: the spacing of the window's elements.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        depthwise_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
-        depthwise_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        depthwise_constraint, bias_constraint: projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
 
-    Example:
+_separable_doc = family_doc(
+    """Depthwise then pointwise {rank}D convolution.
 
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    A depthwise convolution (kernel ``(*kernel_size, input_channels, depth_multiplier)``)
+    followed by a pointwise one (kernel ``(*ones, input_channels * depth_multiplier,
+    filters)``): fewer weights than a full convolution.""",
+    "filters kernel_size strides padding depth_multiplier data_format dilation_rate",
+    weights=("depthwise", "pointwise"),
+)
+
+
+class DepthwiseConv1D(_DepthwiseConv):
+    __doc__ = _depthwise_doc(
+        1,
+        """
     >>> x = np.ones((1, 3, 2), "float32") * [1.0, 2.0]
     >>> layer = DepthwiseConv1D(2, depthwise_initializer="ones", use_bias=False)
     >>> ops.convert_to_numpy(layer(x))[0].tolist()
     [[2.0, 4.0], [2.0, 4.0]]
-    """
+    """,
+    )
 
     _rank = 1
 
 
 class DepthwiseConv2D(_DepthwiseConv):
-    """Depthwise 2D convolution (one filter set per input channel).
-
-    Each input channel is convolved with its own ``depth_multiplier`` filters; the kernel
-    has shape ``(*kernel_size, input_channels, depth_multiplier)`` and the output
-    ``input_channels * depth_multiplier`` channels.
-
-    Args:
-        kernel_size: an int or 2 ints: the size of the window.
-        strides: an int or 2 ints: the step of the window.
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1).
-        depth_multiplier: the number of filters per input channel.
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int or 2 ints: the spacing of the window's elements.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        depthwise_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
-        depthwise_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        depthwise_constraint, bias_constraint: projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _depthwise_doc(
+        2,
+        """
     >>> layer = DepthwiseConv2D(3, depth_multiplier=2)
     >>> y = layer(np.ones((1, 5, 5, 3), "float32"))
     >>> ops.shape(y), tuple(layer.kernel.shape)
     ((1, 3, 3, 6), (3, 3, 3, 2))
-    """
+    """,
+    )
 
     _rank = 2
     __init__ = _with_defaults(_DepthwiseConv.__init__, **_2D)
@@ -199,83 +176,29 @@ class _SeparableConv(_BaseConv):
 
 
 class SeparableConv1D(_SeparableConv):
-    """Depthwise then pointwise 1D convolution.
-
-    A depthwise convolution (kernel ``(*kernel_size, input_channels, depth_multiplier)``)
-    followed by a pointwise one (kernel ``(*ones, input_channels * depth_multiplier,
-    filters)``): fewer weights than a full convolution.
-
-    Args:
-        filters: the number of output channels.
-        kernel_size: an int: the size of the window.
-        strides: an int: the step of the window.
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1).
-        depth_multiplier: the number of filters per input channel.
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int: the spacing of the window's elements.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        depthwise_initializer, pointwise_initializer, bias_initializer:
-            initializers of the weights (as in ``Dense``).
-        depthwise_regularizer, pointwise_regularizer, bias_regularizer:
-            penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        depthwise_constraint, pointwise_constraint, bias_constraint:
-            projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _separable_doc(
+        1,
+        """
     >>> layer = SeparableConv1D(4, 3)
     >>> y = layer(np.ones((2, 10, 3), "float32"))
     >>> ops.shape(y), tuple(layer.depthwise_kernel.shape), tuple(layer.pointwise_kernel.shape)
     ((2, 8, 4), (3, 3, 1), (1, 3, 4))
-    """
+    """,
+    )
 
     _rank = 1
 
 
 class SeparableConv2D(_SeparableConv):
-    """Depthwise then pointwise 2D convolution.
-
-    A depthwise convolution (kernel ``(*kernel_size, input_channels, depth_multiplier)``)
-    followed by a pointwise one (kernel ``(*ones, input_channels * depth_multiplier,
-    filters)``): fewer weights than a full convolution.
-
-    Args:
-        filters: the number of output channels.
-        kernel_size: an int or 2 ints: the size of the window.
-        strides: an int or 2 ints: the step of the window.
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1).
-        depth_multiplier: the number of filters per input channel.
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int or 2 ints: the spacing of the window's elements.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        depthwise_initializer, pointwise_initializer, bias_initializer:
-            initializers of the weights (as in ``Dense``).
-        depthwise_regularizer, pointwise_regularizer, bias_regularizer:
-            penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        depthwise_constraint, pointwise_constraint, bias_constraint:
-            projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _separable_doc(
+        2,
+        """
     >>> layer = SeparableConv2D(4, 3, padding="same")
     >>> y = layer(np.ones((1, 6, 6, 3), "float32"))
     >>> ops.shape(y), tuple(layer.depthwise_kernel.shape), tuple(layer.pointwise_kernel.shape)
     ((1, 6, 6, 4), (3, 3, 3, 1), (1, 1, 3, 4))
-    """
+    """,
+    )
 
     _rank = 2
     __init__ = _with_defaults(_SeparableConv.__init__, **_2D)

@@ -7,6 +7,7 @@ from mb_layers.layers._arguments import (
     set_weight_arguments,
     weight_arguments,
 )
+from mb_layers.layers._conv_docs import family_doc
 from mb_layers.layers._convolutional import _2D, _BaseConv, _with_defaults
 from mb_layers.layers._reshaping import _int_tuple
 
@@ -74,116 +75,54 @@ class _ConvTranspose(_BaseConv):
         }
 
 
-class Conv1DTranspose(_ConvTranspose):
-    """Transposed 1D convolution (upsampling; the gradient of ``Conv1D`` for its input).
+_transpose_doc = family_doc(
+    """Transposed {rank}D convolution (upsampling; the gradient of ``Conv{rank}D`` for its \
+input).
 
     The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
-    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
+    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.""",
+    "filters kernel_size upsampling_strides padding output_padding data_format dilation_rate",
+)
 
-    Args:
-        filters: the number of output channels.
-        kernel_size: an int: the size of the window.
-        strides: an int: the step of the window (the upsampling factor).
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1).
-        output_padding: None or an int: extra size added to one side of the
-            output.
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int: the spacing of the window's elements.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
-        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
 
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+class Conv1DTranspose(_ConvTranspose):
+    __doc__ = _transpose_doc(
+        1,
+        """
     >>> x = np.array([[[1.0], [2.0]]], "float32")
     >>> layer = Conv1DTranspose(1, 2, strides=2, kernel_initializer="ones", use_bias=False)
     >>> ops.convert_to_numpy(layer(x))[0, :, 0].tolist()
     [1.0, 1.0, 2.0, 2.0]
-    """
+    """,
+    )
 
     _rank = 1
 
 
 class Conv2DTranspose(_ConvTranspose):
-    """Transposed 2D convolution (upsampling; the gradient of ``Conv2D`` for its input).
-
-    The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
-    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
-
-    Args:
-        filters: the number of output channels.
-        kernel_size: an int or 2 ints: the size of the window.
-        strides: an int or 2 ints: the step of the window (the upsampling factor).
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1).
-        output_padding: None or an int or 2 ints: extra size added to one side of the
-            output.
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int or 2 ints: the spacing of the window's elements.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
-        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _transpose_doc(
+        2,
+        """
     >>> layer = Conv2DTranspose(8, 3, strides=2, padding="same")
     >>> y = layer(np.ones((1, 4, 4, 3), "float32"))
     >>> ops.shape(y), tuple(layer.kernel.shape)
     ((1, 8, 8, 8), (3, 3, 8, 3))
-    """
+    """,
+    )
 
     _rank = 2
     __init__ = _with_defaults(_ConvTranspose.__init__, **_2D)
 
 
 class Conv3DTranspose(_ConvTranspose):
-    """Transposed 3D convolution (upsampling; the gradient of ``Conv3D`` for its input).
-
-    The kernel has shape ``(*kernel_size, filters, input_channels)``; with ``"valid"``
-    padding each spatial size becomes ``(size - 1) * strides + kernel_size``.
-
-    Args:
-        filters: the number of output channels.
-        kernel_size: an int or 3 ints: the size of the window.
-        strides: an int or 3 ints: the step of the window (the upsampling factor).
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1).
-        output_padding: None or an int or 3 ints: extra size added to one side of the
-            output.
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int or 3 ints: the spacing of the window's elements.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
-        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _transpose_doc(
+        3,
+        """
     >>> layer = Conv3DTranspose(2, 2, strides=2)
     >>> ops.shape(layer(np.ones((1, 2, 3, 4, 3), "float32")))
     (1, 4, 6, 8, 2)
-    """
+    """,
+    )
 
     _rank = 3
 

@@ -15,6 +15,7 @@ from mb_layers.layers._arguments import (
     set_weight_arguments,
     weight_arguments,
 )
+from mb_layers.layers._conv_docs import conv_doc
 from mb_layers.layers._reshaping import _data_format, _int_tuple
 
 _PADDINGS = ("valid", "same", "causal")
@@ -276,29 +277,13 @@ class _Conv(_BaseConv):
 
 
 class Conv1D(_Conv):
-    """1D convolution over ``(batch, steps, channels)`` (padding may be ``"causal"``).
+    __doc__ = conv_doc(
+        """1D convolution over ``(batch, steps, channels)`` (padding may be ``"causal"``).
 
     The kernel has shape ``(kernel_size, input_channels // groups, filters)``.
 
     Args:
-        filters: the number of output channels.
-        kernel_size: an int: the size of the window.
-        strides: an int: the step of the window.
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1), or ``"causal"`` (left padding only, so
-            step ``t`` sees no later step).
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int: the spacing of the window's elements.
-        groups: split the input channels into this many groups, each convolved
-            with its own filters.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
-        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+        {arguments}
 
     Example:
 
@@ -311,7 +296,10 @@ class Conv1D(_Conv):
     >>> causal = Conv1D(1, 2, padding="causal", kernel_initializer="ones", use_bias=False)
     >>> ops.convert_to_numpy(causal(x))[0, :, 0].tolist()
     [0.0, 1.0, 3.0, 5.0, 7.0]
-    """
+    """,
+        1,
+        "filters kernel_size strides causal_padding data_format dilation_rate groups",
+    )
 
     _rank = 1
 
@@ -358,28 +346,13 @@ class Conv2D(_Conv):
 
 
 class Conv3D(_Conv):
-    """3D convolution over volumes.
+    __doc__ = conv_doc(
+        """3D convolution over volumes.
 
     The kernel has shape ``(*kernel_size, input_channels // groups, filters)``.
 
     Args:
-        filters: the number of output channels.
-        kernel_size: an int or 3 ints: the size of the window.
-        strides: an int or 3 ints: the step of the window.
-        padding: ``"valid"`` (no padding) or ``"same"`` (the output keeps the input's
-            spatial size with strides 1).
-        data_format: ``"channels_last"`` (``(batch, *spatial, channels)``) or
-            ``"channels_first"``; None: the configured ``image_data_format``.
-        dilation_rate: an int or 3 ints: the spacing of the window's elements.
-        groups: split the input channels into this many groups, each convolved
-            with its own filters.
-        activation: applied to the output; None: linear.
-        use_bias: whether to add a learned bias per output channel.
-        kernel_initializer, bias_initializer: initializers of the weights (as in ``Dense``).
-        kernel_regularizer, bias_regularizer: penalties of the weights (as in ``Dense``).
-        activity_regularizer: a penalty on the output.
-        kernel_constraint, bias_constraint: projections of the weights (as in ``Dense``).
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+        {arguments}
 
     Example:
 
@@ -389,7 +362,10 @@ class Conv3D(_Conv):
     >>> y = layer(np.ones((2, 5, 6, 7, 3), "float32"))
     >>> ops.shape(y), tuple(layer.kernel.shape)
     ((2, 3, 4, 5, 4), (3, 3, 3, 3, 4))
-    """
+    """,
+        3,
+        "filters kernel_size strides padding data_format dilation_rate groups",
+    )
 
     _rank = 3
     __init__ = _with_defaults(_Conv.__init__, **_3D)

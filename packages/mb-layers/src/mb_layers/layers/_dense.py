@@ -92,19 +92,7 @@ class Dense(KernelVariables, Layer):
     def kernel(self):
         """The kernel: the float variable, the int8 one (int8 mode), or the unpacked int4
         values (int4 mode); with LoRA, plus ``lora_alpha / lora_rank * a @ b``."""
-        if not self.built:
-            raise AttributeError("You must build the layer before accessing `kernel`.")
-        if _quantized_gptq.is_calibrated(self):
-            kernel = _quantized_gptq.integer_kernel(self)
-        else:
-            kernel = self._kernel
-        if self.quantization_mode == "int4":
-            kernel = unpack_int4(kernel, self._orig_output_dim, axis=-1)
-        if self.lora_enabled:
-            kernel = ops.cast(
-                ops.add(kernel, _quantized.lora_delta(self, "kernel")), self.compute_dtype
-            )
-        return kernel
+        return self._effective_kernel(lambda k: unpack_int4(k, self._orig_output_dim, axis=-1))
 
     def call(self, inputs, training=None):
         x = ops.matmul(inputs, self.kernel)

@@ -116,20 +116,12 @@ class EinsumDense(KernelVariables, Layer):
     def kernel(self):
         """The kernel (int8 values in int8 mode, the unpacked int4 values reshaped to the
         kernel's shape in int4 mode), plus the LoRA update when enabled."""
-        if not self.built:
-            raise AttributeError("You must build the layer before accessing `kernel`.")
-        if _quantized_gptq.is_calibrated(self):
-            kernel = _quantized_gptq.integer_kernel(self)
-        else:
-            kernel = self._kernel
-        if self.quantization_mode == "int4":
-            kernel = unpack_int4(kernel, self._int4_unpacked_column_size, axis=-1)
-            kernel = ops.reshape(kernel, self.original_kernel_shape)
-        if self.lora_enabled:
-            kernel = ops.cast(
-                ops.add(kernel, _quantized.lora_delta(self, "kernel")), self.compute_dtype
+        return self._effective_kernel(
+            lambda k: ops.reshape(
+                unpack_int4(k, self._int4_unpacked_column_size, axis=-1),
+                self.original_kernel_shape,
             )
-        return kernel
+        )
 
     def call(self, inputs, training=None):
         x = ops.einsum(self.equation, inputs, self.kernel)
@@ -220,17 +212,7 @@ class EinsumDense(KernelVariables, Layer):
             name="kernel_scale", shape=scale_shape, initializer="ones", trainable=False
         )
         if grouped:
-            self.kernel_zero = self.add_weight(
-                name="kernel_zero",
-                shape=scale_shape,
-                initializer="zeros",
-                dtype="int8",
-                trainable=False,
-            )
-            self.g_idx = self.add_weight(
-                name="g_idx", shape=(rows,), initializer="zeros", dtype="float32", trainable=False
-            )
-            self.g_idx.assign(ops.floor_divide(ops.arange(rows, dtype="float32"), block_size))
+            _quantized.add_int4_groups(self, "kernel", scale_shape, rows, block_size)
 
     def _flat_kernel_shape(self, kernel_shape):
         rows = columns = 1

@@ -29,6 +29,19 @@ def to_host(x, layer_name):
         ) from error
 
 
+def adapt_from(data, steps, update_batch, update_array=None):
+    """Feeds an ``adapt`` call's `data` to the layer: an array (a list, a tuple, anything
+    with a ``shape``) to `update_array` (default: `update_batch`) at once, an iterable of
+    batches to `update_batch` one by one, `steps` of them at the most."""
+    if isinstance(data, (list, tuple, np.ndarray)) or hasattr(data, "shape"):
+        (update_array or update_batch)(data)
+        return
+    for i, batch in enumerate(data):
+        if steps is not None and i >= steps:
+            break
+        update_batch(batch)
+
+
 def is_string_array(array):
     """Whether a host array holds text (str or bytes)."""
     if array.dtype.kind in "US":

@@ -9,6 +9,7 @@ import math
 
 from mb_layers._ops import ops
 from mb_layers.layers import _image_boxes as boxes_math
+from mb_layers.layers._arguments import base_arguments
 from mb_layers.layers._image_augmentation import (
     FILL_MODES,
     INTERPOLATIONS,
@@ -17,6 +18,7 @@ from mb_layers.layers._image_augmentation import (
     factor_range,
     symmetric_range,
 )
+from mb_layers.layers._image_docs import image_doc
 
 
 class _RandomAffine(RandomImageLayer):
@@ -124,14 +126,7 @@ class RandomRotation(_RandomAffine):
         data_format=None,
         **kwargs,
     ):
-        super().__init__(
-            fill_mode=fill_mode,
-            interpolation=interpolation,
-            seed=seed,
-            fill_value=fill_value,
-            data_format=data_format,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_RandomAffine.__init__, locals()))
         self.factor = factor_range(factor, (-1, 1), "factor", "RandomRotation")
 
     def draw(self, images):
@@ -159,6 +154,7 @@ class RandomRotation(_RandomAffine):
         return {**super().get_config(), "factor": self.factor}
 
 
+@image_doc("geometry", seed=False)
 class RandomTranslation(_RandomAffine):
     """Shifts images by a random fraction of their height and width during training.
 
@@ -175,19 +171,7 @@ class RandomTranslation(_RandomAffine):
         interpolation: ``"bilinear"`` or ``"nearest"``.
         seed: an int for reproducible shifts.
         fill_value: the value of the uncovered area with ``fill_mode="constant"``.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
-            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)`` (``channels_first``:
-            ``(batch, channels, height, width)``), one image, or a dict with
-            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
-            ``"segmentation_masks"``.
-        training: False returns the data unchanged (images in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -214,14 +198,7 @@ class RandomTranslation(_RandomAffine):
         data_format=None,
         **kwargs,
     ):
-        super().__init__(
-            fill_mode=fill_mode,
-            interpolation=interpolation,
-            seed=seed,
-            fill_value=fill_value,
-            data_format=data_format,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_RandomAffine.__init__, locals()))
         self.height_factor = height_factor
         self.width_factor = width_factor
         name = "RandomTranslation"
@@ -259,6 +236,7 @@ class RandomTranslation(_RandomAffine):
         }
 
 
+@image_doc("geometry", seed=False)
 class RandomZoom(_RandomAffine):
     """Zooms images in or out about their center by a random factor during training.
 
@@ -275,19 +253,7 @@ class RandomZoom(_RandomAffine):
         interpolation: ``"bilinear"`` or ``"nearest"``.
         seed: an int for reproducible zooms.
         fill_value: the value outside the input with ``fill_mode="constant"``.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
-            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)`` (``channels_first``:
-            ``(batch, channels, height, width)``), one image, or a dict with
-            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
-            ``"segmentation_masks"``.
-        training: False returns the data unchanged (images in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -310,14 +276,7 @@ class RandomZoom(_RandomAffine):
         data_format=None,
         **kwargs,
     ):
-        super().__init__(
-            fill_mode=fill_mode,
-            interpolation=interpolation,
-            seed=seed,
-            fill_value=fill_value,
-            data_format=data_format,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_RandomAffine.__init__, locals()))
         self.height_factor = height_factor
         self.width_factor = width_factor
         check = {"low": -1.0, "high": 1.0, "open_low": True}
@@ -372,6 +331,7 @@ class RandomZoom(_RandomAffine):
         }
 
 
+@image_doc("geometry")
 class RandomShear(_RandomAffine):
     """Shears images along x and y by random amounts during training (Keras's matrix).
 
@@ -388,20 +348,7 @@ class RandomShear(_RandomAffine):
         fill_mode: how the area outside the input is filled: ``"reflect"``,
             ``"wrap"``, ``"constant"`` or ``"nearest"``.
         fill_value: the value outside the input with ``fill_mode="constant"``.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
-            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)`` (``channels_first``:
-            ``(batch, channels, height, width)``), one image, or a dict with
-            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
-            ``"segmentation_masks"``.
-        training: False returns the data unchanged (images in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -423,14 +370,7 @@ class RandomShear(_RandomAffine):
         seed=None,
         **kwargs,
     ):
-        super().__init__(
-            fill_mode=fill_mode,
-            interpolation=interpolation,
-            seed=seed,
-            fill_value=fill_value,
-            data_format=data_format,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_RandomAffine.__init__, locals()))
         self._factor_args = (x_factor, y_factor)
         self.x_factor = symmetric_range(x_factor, "x_factor", "RandomShear", low=0.0)
         self.y_factor = symmetric_range(y_factor, "y_factor", "RandomShear", low=0.0)

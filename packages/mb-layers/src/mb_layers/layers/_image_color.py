@@ -15,6 +15,7 @@ from mb_layers.layers._image_augmentation import (
     value_range_pair,
 )
 from mb_layers.layers._image_data import drawing_from
+from mb_layers.layers._image_docs import image_doc
 from mb_ops import config
 
 
@@ -60,6 +61,7 @@ class _ValueLayer(RandomImageLayer):
         }
 
 
+@image_doc("pixels", data_format=False, value_range=True)
 class RandomBrightness(_ValueLayer):
     """Adds a random brightness shift, a fraction of `value_range`, during training.
 
@@ -69,20 +71,7 @@ class RandomBrightness(_ValueLayer):
     Args:
         factor: ``f`` draws the shift from ``[-f, f]`` times the width of
             `value_range`; a pair ``(low, high)`` from ``[low, high]`` times it.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        seed: an int for reproducible draws.
-        **kwargs: ``data_format``, ``bounding_box_format`` and the base layer's
-            keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -105,6 +94,7 @@ class RandomBrightness(_ValueLayer):
         return ops.clip(ops.add(images, delta), self.value_range[0], self.value_range[1])
 
 
+@image_doc("pixels", data_format=False, value_range=True)
 class RandomContrast(_ValueLayer):
     """Scales each image's contrast by a random factor during training.
 
@@ -114,20 +104,7 @@ class RandomContrast(_ValueLayer):
     Args:
         factor: ``f`` draws ``c`` from ``[1 - f, 1 + f]``; a pair
             ``(low, high)`` from ``[1 - |low|, 1 + high]``.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        seed: an int for reproducible draws.
-        **kwargs: ``data_format``, ``bounding_box_format`` and the base layer's
-            keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -178,6 +155,7 @@ class _ColorLayer(RandomImageLayer):
         return {**super().get_config(), "factor": self.factor, "value_range": self.value_range}
 
 
+@image_doc("rgb")
 class RandomGrayscale(RandomImageLayer):
     """Turns a random fraction `factor` of the images to grayscale during training.
 
@@ -186,19 +164,7 @@ class RandomGrayscale(RandomImageLayer):
 
     Args:
         factor: the probability, in [0, 1], that an image is converted.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
-            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -275,6 +241,7 @@ class RandomHue(TransformationOptional, _ColorLayer):
         return rescale(ops.clip(rgb, 0.0, 1.0), (0, 1), self.value_range)
 
 
+@image_doc("rgb")
 class RandomSaturation(TransformationOptional, _ColorLayer):
     """Scales the saturation of each image by a random factor during training.
 
@@ -286,19 +253,7 @@ class RandomSaturation(TransformationOptional, _ColorLayer):
         factor: ``f`` in [0, 1] draws ``u`` from ``[-f, f]``; a pair
             ``(low, high)`` from ``[low, high]``.
         value_range: the ``(low, high)`` range of pixel values.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
-            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -320,6 +275,7 @@ class RandomSaturation(TransformationOptional, _ColorLayer):
         return ops.image.hsv_to_rgb(self._merge([hue, saturation, value]), self.data_format)
 
 
+@image_doc("rgb", value_range=True)
 class RandomColorDegeneration(TransformationOptional, _ColorLayer):
     """Blends each image toward its grayscale version by a random weight during training.
 
@@ -329,21 +285,7 @@ class RandomColorDegeneration(TransformationOptional, _ColorLayer):
     Args:
         factor: ``f`` in [0, 1] draws ``w`` from ``[-f, f]``; a pair
             ``(low, high)`` from ``[low, high]``.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
-            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -361,6 +303,7 @@ class RandomColorDegeneration(TransformationOptional, _ColorLayer):
         return ops.clip(blended, *self.value_range)
 
 
+@image_doc("pixels", seed=False)
 class RandomInvert(_ColorLayer):
     """Inverts (``value_range[1] - x``) a random fraction of the images during training.
 
@@ -370,18 +313,7 @@ class RandomInvert(_ColorLayer):
             (``(1.0, 1.0)`` inverts every image).
         value_range: the ``(low, high)`` range of pixel values.
         seed: an int for reproducible draws.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -406,6 +338,7 @@ class RandomInvert(_ColorLayer):
         return ops.where(apply, ops.subtract(self.value_range[1], images), images)
 
 
+@image_doc("pixels")
 class RandomPosterization(TransformationOptional, _ColorLayer):
     """Keeps a random number of the high bits of each 8-bit channel during training.
 
@@ -417,19 +350,7 @@ class RandomPosterization(TransformationOptional, _ColorLayer):
             pair ``(low, high)`` from ``[low, high)`` (exactly ``low`` when
             equal).
         value_range: the ``(low, high)`` range of pixel values.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -457,6 +378,7 @@ class RandomPosterization(TransformationOptional, _ColorLayer):
         return rescale(posterized, (0, 255), self.value_range)
 
 
+@image_doc("rgb", seed=False)
 class RandomColorJitter(RandomImageLayer):
     """Random brightness, contrast, saturation and hue changes, applied in that order.
 
@@ -473,18 +395,7 @@ class RandomColorJitter(RandomImageLayer):
         saturation_factor: the `factor` of `RandomSaturation` (None: no step).
         hue_factor: the `factor` of `RandomHue` (None: no step).
         seed: an int for reproducible draws.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: RGB images ``(batch, height, width, 3)``, one image, or a dict
-            with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np

@@ -9,8 +9,10 @@ from mb_layers.layers._image_augmentation import (
     factor_range,
     value_range_pair,
 )
+from mb_layers.layers._image_docs import image_doc
 
 
+@image_doc("pixels", value_range=True)
 class RandomSharpness(TransformationOptional, RandomImageLayer):
     """Sharpens or softens each image by a random amount during training.
 
@@ -21,21 +23,7 @@ class RandomSharpness(TransformationOptional, RandomImageLayer):
     Args:
         factor: ``f`` in [0, 1] draws ``u`` from ``[0, f]``; a pair
             ``(low, high)`` from ``[low, high]``.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np
@@ -85,6 +73,7 @@ def _kernel_size(value):
     raise ValueError(message)
 
 
+@image_doc("pixels", value_range=True)
 class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
     """Blurs a random fraction of the images with a Gaussian of random width during training.
 
@@ -95,21 +84,7 @@ class RandomGaussianBlur(TransformationOptional, RandomImageLayer):
         sigma: the range of the Gaussian's standard deviation (one draw per call
             for x and one for y): ``s`` in [0, 1] draws from ``[0, s]``, a pair
             from its range.
-        value_range: the ``(low, high)`` range of pixel values (outputs are
-            clipped to it).
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        seed: an int for reproducible draws.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np

@@ -67,19 +67,19 @@ class MixUp(_Mixing):
         weight = random_ops.beta((batch,), self.alpha, self.alpha, seed=self._seed())
         return {"permutation": permutation, "weight": weight}
 
-    def transform_images(self, images, transformation=None, training=True):
+    def _mixed(self, x, transformation, training):
+        """`x` (images or masks) mixed with its permuted partners, in training."""
         if not training or transformation is None:
-            return images
-        images = ops.cast(images, self.compute_dtype)
-        partner = ops.take(images, transformation["permutation"], axis=0)
-        return _mix(transformation["weight"], images, partner)
+            return x
+        x = ops.cast(x, self.compute_dtype)
+        partner = ops.take(x, transformation["permutation"], axis=0)
+        return _mix(transformation["weight"], x, partner)
+
+    def transform_images(self, images, transformation=None, training=True):
+        return self._mixed(images, transformation, training)
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
-        if not training or transformation is None:
-            return segmentation_masks
-        masks = ops.cast(segmentation_masks, self.compute_dtype)
-        partner = ops.take(masks, transformation["permutation"], axis=0)
-        return _mix(transformation["weight"], masks, partner)
+        return self._mixed(segmentation_masks, transformation, training)
 
     def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
         if not training or transformation is None:

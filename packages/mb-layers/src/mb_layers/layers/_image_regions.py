@@ -9,6 +9,7 @@ from mb_layers.layers._image_augmentation import (
     image_axes,
     value_range_pair,
 )
+from mb_layers.layers._image_docs import image_doc
 from mb_layers.layers._image_geometry import center_window, crop_boxes
 from mb_ops.random import make_default_seed
 
@@ -172,6 +173,7 @@ class RandomCrop(RandomImageLayer):
         return {**super().get_config(), "height": self.height, "width": self.width}
 
 
+@image_doc("pixels", seed=False)
 class RandomErasing(TransformationOptional, RandomImageLayer):
     """Fills a random rectangle of some images with a value or noise during training.
 
@@ -185,18 +187,7 @@ class RandomErasing(TransformationOptional, RandomImageLayer):
         value_range: the ``(low, high)`` range of pixel values; fills are
             clipped to it.
         seed: an int for reproducible draws.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` and the base layer's keyword
-            arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)``, one image, or a
-            dict with ``"images"`` (and ``"labels"``, ``"bounding_boxes"``,
-            ``"segmentation_masks"``, which pass through).
-        training: False returns the images unchanged (in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np

@@ -11,9 +11,11 @@ from mb_layers.layers._image_augmentation import (
     image_axes,
     value_range_pair,
 )
+from mb_layers.layers._image_docs import image_doc
 from mb_ops.random import draw_seed
 
 
+@image_doc("geometry", seed=False)
 class RandomPerspective(RandomImageLayer):
     """Applies a random perspective warp to a random fraction of the images in training.
 
@@ -28,19 +30,7 @@ class RandomPerspective(RandomImageLayer):
         interpolation: ``"bilinear"`` or ``"nearest"``.
         fill_value: the value outside the warped image.
         seed: an int for reproducible draws.
-        data_format: ``"channels_last"`` or ``"channels_first"``.
-        **kwargs: ``bounding_box_format`` (needed for a dict with boxes, e.g.
-            ``"xyxy"``) and the base layer's keyword arguments (``name``, ``dtype``).
-
-    Call arguments:
-        data: images ``(batch, height, width, channels)`` (``channels_first``:
-            ``(batch, channels, height, width)``), one image, or a dict with
-            ``"images"`` and any of ``"labels"``, ``"bounding_boxes"`` and
-            ``"segmentation_masks"``.
-        training: False returns the data unchanged (images in the compute dtype).
-
-    Returns:
-        The same structure, the images of the same shape.
+        {image arguments}
 
     Example:
         >>> import numpy as np

@@ -15,6 +15,7 @@ from mb_layers.layers import _vocabulary as vocab_rules
 from mb_layers.layers._hashing import _standard_salt, hash_to_bins
 from mb_layers.layers._host_data import (
     ENCODED_MODES,
+    adapt_from,
     encode_categorical,
     encoded_shape,
     to_host,
@@ -211,15 +212,12 @@ class IndexLookup(_Preprocessing):
         if self._has_input_vocabulary:
             raise ValueError(f"Cannot adapt layer '{self.name}': it was given a fixed vocabulary.")
         self._counts = vocab_rules.TokenCounts()
-        if isinstance(data, (list, tuple, np.ndarray)) or hasattr(data, "shape"):
-            batch = to_host(data, type(self).__name__)
-            self.update_state(batch[:, None] if batch.ndim == 1 else batch)
-        else:
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
-                self.update_state(batch)
+        adapt_from(data, steps, self.update_state, self._update_from_array)
         self.finalize_state()
+
+    def _update_from_array(self, data):
+        batch = to_host(data, type(self).__name__)
+        self.update_state(batch[:, None] if batch.ndim == 1 else batch)
 
     def update_state(self, data):
         """Adds the tokens of one batch to the counts `finalize_state` turns into a vocabulary."""

@@ -1,14 +1,34 @@
-"""How `Dense` and `EinsumDense` save and load their variables, written once.
+"""How `Dense` and `EinsumDense` save and load their variables and form the kernel they
+compute with, written once.
 
 Both keep a kernel that LoRA, int8/int4/float8 and GPTQ/AWQ may change; files hold
 the variables of the layer's quantization mode in Keras 3.15's order.
 """
 
+from mb_layers._ops import ops
 from mb_layers.layers import _quantized, _quantized_gptq
 
 
 class KernelVariables:
-    """The variable files of a layer with a quantizable ``kernel`` (and ``bias``)."""
+    """The variable files of a layer with a quantizable ``kernel`` (and ``bias``), and
+    the kernel it computes with."""
+
+    def _effective_kernel(self, unpack_int4):
+        """The float kernel, the integer one (int8, or GPTQ/AWQ once calibrated) or, in
+        int4 mode, `unpack_int4` of the packed values; with LoRA, plus its update."""
+        if not self.built:
+            raise AttributeError("You must build the layer before accessing `kernel`.")
+        if _quantized_gptq.is_calibrated(self):
+            kernel = _quantized_gptq.integer_kernel(self)
+        else:
+            kernel = self._kernel
+        if self.quantization_mode == "int4":
+            kernel = unpack_int4(kernel)
+        if self.lora_enabled:
+            kernel = ops.cast(
+                ops.add(kernel, _quantized.lora_delta(self, "kernel")), self.compute_dtype
+            )
+        return kernel
 
     @property
     def variable_serialization_spec(self):

@@ -26,6 +26,56 @@ def _broadcast(shapes):
     return tuple(out)
 
 
+# The docstrings of the elementwise layers and of the functional forms share their text:
+# each is composed here from its summary, its name and the result of its example.
+_EXAMPLE_INPUTS = """    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> a = np.array([[1.0, 5.0]], "float32")
+    >>> b = np.array([[4.0, 2.0]], "float32")"""
+
+
+def _elementwise_doc(summary, name, result):
+    return f"""{summary}
+
+    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
+    axis apart).
+
+    Args:
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+{_EXAMPLE_INPUTS}
+    >>> ops.convert_to_numpy({name}()([a, b])).tolist()
+    {result}
+    """
+
+
+def _functional_doc(layer, result, arg="", call_args=""):
+    """Gives a functional form (``add`` for ``Add``, ...) its docstring; `arg` documents its
+    one argument besides `inputs`, `call_args` is what its example passes besides them."""
+
+    def decorate(fn):
+        fn.__doc__ = f"""Functional form of `{layer}`: ``{layer}(**kwargs)(inputs)``.
+
+    Args:
+        inputs: a list of tensors.{arg and chr(10) + 8 * " " + arg}
+        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
+
+    Returns:
+        The layer's output.
+
+    Example:
+
+{_EXAMPLE_INPUTS}
+    >>> ops.convert_to_numpy({fn.__name__}([a, b]{call_args})).tolist()
+    {result}
+    """
+        return fn
+
+    return decorate
+
+
 class _Merge(Layer):
     _min_inputs = 2
 
@@ -85,45 +135,15 @@ class _Fold(_Merge):
 
 
 class Add(_Fold):
-    """Sums its inputs.
-
-    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
-    axis apart).
-
-    Args:
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(Add()([a, b])).tolist()
-    [[5.0, 7.0]]
-    """
+    __doc__ = _elementwise_doc("Sums its inputs.", "Add", "[[5.0, 7.0]]")
 
     _fold_op = "add"
 
 
 class Subtract(_Merge):
-    """``inputs[0] - inputs[1]`` (exactly two inputs).
-
-    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
-    axis apart).
-
-    Args:
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(Subtract()([a, b])).tolist()
-    [[-3.0, 3.0]]
-    """
+    __doc__ = _elementwise_doc(
+        "``inputs[0] - inputs[1]`` (exactly two inputs).", "Subtract", "[[-3.0, 3.0]]"
+    )
 
     def _check_inputs(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
@@ -134,45 +154,13 @@ class Subtract(_Merge):
 
 
 class Multiply(_Fold):
-    """Multiplies its inputs elementwise.
-
-    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
-    axis apart).
-
-    Args:
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(Multiply()([a, b])).tolist()
-    [[4.0, 10.0]]
-    """
+    __doc__ = _elementwise_doc("Multiplies its inputs elementwise.", "Multiply", "[[4.0, 10.0]]")
 
     _fold_op = "multiply"
 
 
 class Average(_Fold):
-    """The elementwise mean of its inputs.
-
-    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
-    axis apart).
-
-    Args:
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(Average()([a, b])).tolist()
-    [[2.5, 3.5]]
-    """
+    __doc__ = _elementwise_doc("The elementwise mean of its inputs.", "Average", "[[2.5, 3.5]]")
 
     _fold_op = "add"
 
@@ -181,45 +169,13 @@ class Average(_Fold):
 
 
 class Maximum(_Fold):
-    """The elementwise maximum of its inputs.
-
-    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
-    axis apart).
-
-    Args:
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(Maximum()([a, b])).tolist()
-    [[4.0, 5.0]]
-    """
+    __doc__ = _elementwise_doc("The elementwise maximum of its inputs.", "Maximum", "[[4.0, 5.0]]")
 
     _fold_op = "maximum"
 
 
 class Minimum(_Fold):
-    """The elementwise minimum of its inputs.
-
-    The inputs are a list of tensors of the same shape (or shapes that broadcast, batch
-    axis apart).
-
-    Args:
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(Minimum()([a, b])).tolist()
-    [[1.0, 2.0]]
-    """
+    __doc__ = _elementwise_doc("The elementwise minimum of its inputs.", "Minimum", "[[1.0, 2.0]]")
 
     _fold_op = "minimum"
 
@@ -389,179 +345,48 @@ class Dot(_Merge):
         return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}
 
 
+@_functional_doc("Add", "[[5.0, 7.0]]")
 def add(inputs, **kwargs):
-    """Functional form of `Add`: ``Add(**kwargs)(inputs)``.
-
-    Args:
-        inputs: a list of tensors.
-        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
-
-    Returns:
-        The layer's output.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(add([a, b])).tolist()
-    [[5.0, 7.0]]
-    """
     return Add(**kwargs)(inputs)
 
 
+@_functional_doc("Subtract", "[[-3.0, 3.0]]")
 def subtract(inputs, **kwargs):
-    """Functional form of `Subtract`: ``Subtract(**kwargs)(inputs)``.
-
-    Args:
-        inputs: a list of tensors.
-        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
-
-    Returns:
-        The layer's output.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(subtract([a, b])).tolist()
-    [[-3.0, 3.0]]
-    """
     return Subtract(**kwargs)(inputs)
 
 
+@_functional_doc("Multiply", "[[4.0, 10.0]]")
 def multiply(inputs, **kwargs):
-    """Functional form of `Multiply`: ``Multiply(**kwargs)(inputs)``.
-
-    Args:
-        inputs: a list of tensors.
-        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
-
-    Returns:
-        The layer's output.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(multiply([a, b])).tolist()
-    [[4.0, 10.0]]
-    """
     return Multiply(**kwargs)(inputs)
 
 
+@_functional_doc("Average", "[[2.5, 3.5]]")
 def average(inputs, **kwargs):
-    """Functional form of `Average`: ``Average(**kwargs)(inputs)``.
-
-    Args:
-        inputs: a list of tensors.
-        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
-
-    Returns:
-        The layer's output.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(average([a, b])).tolist()
-    [[2.5, 3.5]]
-    """
     return Average(**kwargs)(inputs)
 
 
+@_functional_doc("Maximum", "[[4.0, 5.0]]")
 def maximum(inputs, **kwargs):
-    """Functional form of `Maximum`: ``Maximum(**kwargs)(inputs)``.
-
-    Args:
-        inputs: a list of tensors.
-        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
-
-    Returns:
-        The layer's output.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(maximum([a, b])).tolist()
-    [[4.0, 5.0]]
-    """
     return Maximum(**kwargs)(inputs)
 
 
+@_functional_doc("Minimum", "[[1.0, 2.0]]")
 def minimum(inputs, **kwargs):
-    """Functional form of `Minimum`: ``Minimum(**kwargs)(inputs)``.
-
-    Args:
-        inputs: a list of tensors.
-        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
-
-    Returns:
-        The layer's output.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(minimum([a, b])).tolist()
-    [[1.0, 2.0]]
-    """
     return Minimum(**kwargs)(inputs)
 
 
+@_functional_doc(
+    "Concatenate", "[[1.0, 5.0, 4.0, 2.0]]", arg="axis: the axis to concatenate along."
+)
 def concatenate(inputs, axis=-1, **kwargs):
-    """Functional form of `Concatenate`: ``Concatenate(**kwargs)(inputs)``.
-
-    Args:
-        inputs: a list of tensors.
-        axis: the axis to concatenate along.
-        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
-
-    Returns:
-        The layer's output.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(concatenate([a, b])).tolist()
-    [[1.0, 5.0, 4.0, 2.0]]
-    """
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
+@_functional_doc(
+    "Dot",
+    "[[14.0]]",
+    arg="axes: an int, or a pair of ints (one axis per input).",
+    call_args=", axes=1",
+)
 def dot(inputs, axes=-1, **kwargs):
-    """Functional form of `Dot`: ``Dot(**kwargs)(inputs)``.
-
-    Args:
-        inputs: a list of tensors.
-        axes: an int, or a pair of ints (one axis per input).
-        **kwargs: the layer's arguments (``name``, ``dtype``, ...).
-
-    Returns:
-        The layer's output.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> a = np.array([[1.0, 5.0]], "float32")
-    >>> b = np.array([[4.0, 2.0]], "float32")
-    >>> ops.convert_to_numpy(dot([a, b], axes=1)).tolist()
-    [[14.0]]
-    """
     return Dot(axes=axes, **kwargs)(inputs)

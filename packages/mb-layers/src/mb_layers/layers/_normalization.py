@@ -6,7 +6,12 @@ from mb_layers import initializers
 from mb_layers._input_spec import InputSpec
 from mb_layers._layer import Layer
 from mb_layers._ops import ops
-from mb_layers.layers._arguments import add_weight_of, set_weight_arguments, weight_arguments
+from mb_layers.layers._arguments import (
+    add_weight_of,
+    base_arguments,
+    set_weight_arguments,
+    weight_arguments,
+)
 from mb_ops import dtypes
 
 _LOW_PRECISION = ("float16", "bfloat16")
@@ -115,17 +120,7 @@ class BatchNormalization(_ScaleCenter):
         synchronized=False,
         **kwargs,
     ):
-        super().__init__(
-            center,
-            scale,
-            beta_initializer,
-            gamma_initializer,
-            beta_regularizer,
-            gamma_regularizer,
-            beta_constraint,
-            gamma_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_ScaleCenter.__init__, locals()))
         if renorm:
             raise NotImplementedError("BatchNormalization(renorm=True) is not supported yet.")
         self.axis = int(axis)
@@ -267,17 +262,7 @@ class LayerNormalization(_ScaleCenter):
                 "variance, not the root mean square). Use `RMSNormalization` instead.",
                 stacklevel=2,
             )
-        super().__init__(
-            center,
-            scale,
-            beta_initializer,
-            gamma_initializer,
-            beta_regularizer,
-            gamma_regularizer,
-            beta_constraint,
-            gamma_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_ScaleCenter.__init__, locals()))
         self.axis = axis if isinstance(axis, int) else list(axis)
         self.epsilon = epsilon
         self.rms_scaling = rms_scaling
@@ -377,17 +362,7 @@ class GroupNormalization(_ScaleCenter):
         gamma_constraint=None,
         **kwargs,
     ):
-        super().__init__(
-            center,
-            scale,
-            beta_initializer,
-            gamma_initializer,
-            beta_regularizer,
-            gamma_regularizer,
-            beta_constraint,
-            gamma_constraint,
-            **kwargs,
-        )
+        super().__init__(**base_arguments(_ScaleCenter.__init__, locals()))
         self.groups = groups
         self.axis = axis
         self.epsilon = epsilon

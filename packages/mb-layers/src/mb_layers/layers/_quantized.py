@@ -144,6 +144,27 @@ def build_int8_matrix(layer, name, shape, scale_shape, config, inputs_quantizer=
     )
 
 
+def add_int4_groups(layer, name, scale_shape, reduced, block_size):
+    """The variables of a sub-channel int4 matrix `name` besides its values and scales:
+    its zero points (shaped as the scales) and ``g_idx``, the group of each of its
+    `reduced` rows (groups of `block_size`)."""
+    setattr(
+        layer,
+        f"{name}_zero",
+        layer.add_weight(
+            name=f"{name}_zero",
+            shape=scale_shape,
+            initializer="zeros",
+            dtype="int8",
+            trainable=False,
+        ),
+    )
+    layer.g_idx = layer.add_weight(
+        name="g_idx", shape=(reduced,), initializer="zeros", dtype="float32", trainable=False
+    )
+    layer.g_idx.assign(ops.floor_divide(ops.arange(reduced, dtype="float32"), block_size))
+
+
 def build_int4_matrix(layer, name, shape, config, reduce_axis, inputs_quantizer=True):
     """Packed int4 ``_<name>`` ``(rows, ceil(cols / 2))``, its scales, and for sub-channel
     quantization int8 zero points and the float32 group index ``g_idx``."""
@@ -180,26 +201,29 @@ def build_int4_matrix(layer, name, shape, config, reduce_axis, inputs_quantizer=
         ),
     )
     if grouped:
-        setattr(
-            layer,
-            f"{name}_zero",
-            layer.add_weight(
-                name=f"{name}_zero",
-                shape=scale_shape,
-                initializer="zeros",
-                dtype="int8",
-                trainable=False,
-            ),
-        )
-        layer.g_idx = layer.add_weight(
-            name="g_idx", shape=(reduced,), initializer="zeros", dtype="float32", trainable=False
-        )
-        layer.g_idx.assign(ops.floor_divide(ops.arange(reduced, dtype="float32"), block_size))
+        add_int4_groups(layer, name, scale_shape, reduced, block_size)
     layer._orig_input_dim = rows
     layer._orig_output_dim = cols
 
 
 # ----- quantizing a float matrix --------------------------------------------------------
+
+
+def _int4_grouped(matrix, block_size, reduce_axis):
+    """The sub-channel int4 values, scales and zero points of `matrix`, in groups of
+    `block_size` along `reduce_axis` (0, or the last axis)."""
+    if reduce_axis == 0:
+        return abs_max_quantize_grouped_with_zero_point(
+            matrix, block_size=block_size, to_numpy=True
+        )
+    value_t, scale_t, zero_t = abs_max_quantize_grouped_with_zero_point(
+        ops.transpose(matrix),
+        block_size=block_size,
+        value_range=(-8, 7),
+        dtype="int8",
+        to_numpy=True,
+    )
+    return tuple(ops.transpose(t) for t in (value_t, scale_t, zero_t))
 
 
 def quantize_matrix(layer, name, mode, config, reduce_axis, inputs_quantizer=True):
@@ -221,19 +245,8 @@ def quantize_matrix(layer, name, mode, config, reduce_axis, inputs_quantizer=Tru
             )
             value, scale = quantizer(float_value, to_numpy=True)
             scale = ops.squeeze(scale, axis=reduce_axis)
-        elif reduce_axis == 0:
-            value, scale, zero = abs_max_quantize_grouped_with_zero_point(
-                float_value, block_size=block_size, to_numpy=True
-            )
         else:
-            value_t, scale_t, zero_t = abs_max_quantize_grouped_with_zero_point(
-                ops.transpose(float_value),
-                block_size=block_size,
-                value_range=(-8, 7),
-                dtype="int8",
-                to_numpy=True,
-            )
-            value, scale, zero = (ops.transpose(t) for t in (value_t, scale_t, zero_t))
+            value, scale, zero = _int4_grouped(float_value, block_size, reduce_axis)
         value = pack_int4(value, axis=-1)[0]
     else:
         raise layer._quantization_mode_error(mode)
@@ -284,19 +297,7 @@ def merged_matrix(layer, name, reduce_axis):
     block_size = getattr(layer, "_int4_block_size", None)
     zero = None
     if mode == "int4" and block_size is not None and block_size != -1:
-        if reduce_axis == 0:
-            value, scale, zero = abs_max_quantize_grouped_with_zero_point(
-                merged, block_size=block_size, to_numpy=True
-            )
-        else:
-            value_t, scale_t, zero_t = abs_max_quantize_grouped_with_zero_point(
-                ops.transpose(merged),
-                block_size=block_size,
-                value_range=(-8, 7),
-                dtype="int8",
-                to_numpy=True,
-            )
-            value, scale, zero = (ops.transpose(t) for t in (value_t, scale_t, zero_t))
+        value, scale, zero = _int4_grouped(merged, block_size, reduce_axis)
     else:
         value_range = (-8, 7) if mode == "int4" else (-127, 127)
         value, scale = abs_max_quantize(
@@ -396,14 +397,18 @@ def _quantized_product(x_q, kernel, compute_dtype):
     return ops.cast(ops.matmul(x_q, ops.cast(kernel, compute_dtype)), compute_dtype)
 
 
-def int8_matmul_call(layer, inputs):
-    """``inputs @ kernel`` of an int8 Dense: int8 inputs times the int8 kernel in int32,
+def _per_channel_matmul(layer, inputs, unpack=None):
+    """``inputs @ kernel`` with the integer kernel (`unpack` of it, if given) and its
+    per-channel scales: the (quantized) inputs times it in int32 where both are int8,
     then divided by both scales; the inputs' gradient uses the dequantized kernel."""
     compute = layer.compute_dtype
     quantizer = layer.inputs_quantizer
 
     @ops.custom_gradient
     def product(inputs, kernel, kernel_scale):
+        if unpack is not None:
+            kernel = unpack(kernel)
+
         def grad_fn(*args, upstream=None):
             if upstream is None:
                 (upstream,) = args
@@ -422,6 +427,12 @@ def int8_matmul_call(layer, inputs):
     )
 
 
+def int8_matmul_call(layer, inputs):
+    """``inputs @ kernel`` of an int8 Dense: int8 inputs times the int8 kernel in int32,
+    then divided by both scales; the inputs' gradient uses the dequantized kernel."""
+    return _per_channel_matmul(layer, inputs)
+
+
 def int4_matmul_call(layer, inputs):
     """``inputs @ kernel`` of an int4 Dense (per-channel: as int8 on the unpacked kernel;
     sub-channel: the dequantized kernel)."""
@@ -429,29 +440,8 @@ def int4_matmul_call(layer, inputs):
     block_size = getattr(layer, "_int4_block_size", None)
     out_dim = layer._orig_output_dim
     if block_size is None or block_size == -1:
-        quantizer = layer.inputs_quantizer
-
-        @ops.custom_gradient
-        def per_channel(inputs, kernel, kernel_scale):
-            unpacked = unpack_int4(kernel, out_dim, axis=-1)
-
-            def grad_fn(*args, upstream=None):
-                if upstream is None:
-                    (upstream,) = args
-                float_kernel = ops.divide(ops.cast(unpacked, compute), kernel_scale)
-                return ops.matmul(upstream, ops.transpose(float_kernel)), None, None
-
-            output_scale = kernel_scale
-            if quantizer:
-                inputs, inputs_scale = quantizer(inputs, axis=-1)
-                output_scale = ops.multiply(output_scale, inputs_scale)
-            x = _quantized_product(inputs, unpacked, compute)
-            return ops.divide(x, output_scale), grad_fn
-
-        return per_channel(
-            inputs,
-            ops.convert_to_tensor(layer._kernel),
-            ops.convert_to_tensor(layer.kernel_scale),
+        return _per_channel_matmul(
+            layer, inputs, unpack=lambda kernel: unpack_int4(kernel, out_dim, axis=-1)
         )
 
     @ops.custom_gradient

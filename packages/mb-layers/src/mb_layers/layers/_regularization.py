@@ -15,7 +15,33 @@ def _check_rate(name, rate):
         raise ValueError(f"{name} `rate` must be a float in [0, 1]. Received: rate={rate!r}.")
 
 
+# The example the noise layers share: the identity outside training, noise in it.
+_NOISE_EXAMPLE = """
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops
+    >>> layer = {layer}
+    >>> x = np.ones((1, 4), "float32")
+    >>> ops.convert_to_numpy(layer(x)).tolist()  # inference: unchanged
+    [[1.0, 1.0, 1.0, 1.0]]
+    >>> ops.shape(layer(x, training=True))
+    (1, 4)
+    """
+
+
+def _noise_doc(head, layer):
+    """A noise layer's docstring: `head` (its summary and arguments), then the example
+    with `layer` (a constructor call)."""
+    return head.rstrip(" ") + _NOISE_EXAMPLE.format(layer=layer)
+
+
 class _Noise(Layer):
+    """A layer that adds random noise in training; `_config_keys` are the attributes its
+    config adds to the base layer's, in order."""
+
+    _config_keys = ("rate", "seed", "noise_shape")
+
     def __init__(self, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.seed = seed
@@ -23,8 +49,21 @@ class _Noise(Layer):
         self.supports_masking = True
         self.built = True
 
+    def _normal(self, inputs, mean, stddev):
+        """Noise N(`mean`, `stddev`) of the inputs' shape and dtype."""
+        return random_ops.normal(
+            ops.shape(inputs),
+            mean=mean,
+            stddev=stddev,
+            dtype=inputs.dtype,
+            seed=self.seed_generator,
+        )
+
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), **{key: getattr(self, key) for key in self._config_keys}}
 
 
 class Dropout(_Noise):
@@ -72,14 +111,6 @@ class Dropout(_Noise):
             )
         return inputs
 
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "rate": self.rate,
-            "seed": self.seed,
-            "noise_shape": self.noise_shape,
-        }
-
 
 class _SpatialDropout(Dropout):
     _rank = 3
@@ -117,14 +148,21 @@ class _SpatialDropout(Dropout):
         return super().from_config(config)
 
 
-class SpatialDropout1D(_SpatialDropout):
-    """Drops whole channels of ``(batch, steps, channels)`` inputs.
-
-    In training a channel is zeroed at every step at once (or kept and scaled by
-    ``1 / (1 - rate)``), which suits features correlated along the steps.
+def _spatial_dropout_doc(summary, dims, note=""):
+    """The docstring of SpatialDropout1D, 2D and 3D: `summary`, then the arguments and an
+    example on inputs of `dims` spatial dimensions (`note` comments its last line)."""
+    shape = (1, 3, 4) if dims == 1 else (1, *(2,) * dims, 4)
+    data_format = (
+        ""
+        if dims == 1
+        else """
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``."""
+    )
+    return f"""{summary}
 
     Args:
-        rate: the fraction of channels dropped, in [0, 1].
+        rate: the fraction of channels dropped, in [0, 1].{data_format}
         seed: an int for reproducible noise; None: drawn from the global seed.
         name: the layer's name.
         dtype: the layer's dtype policy.
@@ -133,11 +171,22 @@ class SpatialDropout1D(_SpatialDropout):
 
     >>> import numpy as np
     >>> from mb_ops import ops
-    >>> out = SpatialDropout1D(0.5, seed=1)(np.ones((1, 3, 4), "float32"), training=True)
-    >>> out = ops.convert_to_numpy(out)[0]
-    >>> bool((out == out[0]).all())  # the same channels dropped at every step
+    >>> x = np.ones({shape}, "float32")
+    >>> out = ops.convert_to_numpy(SpatialDropout{dims}D(0.5, seed=1)(x, training=True))[0]
+    >>> bool((out == out[{", ".join("0" * dims)}]).all()){note}
     True
     """
+
+
+class SpatialDropout1D(_SpatialDropout):
+    __doc__ = _spatial_dropout_doc(
+        """Drops whole channels of ``(batch, steps, channels)`` inputs.
+
+    In training a channel is zeroed at every step at once (or kept and scaled by
+    ``1 / (1 - rate)``), which suits features correlated along the steps.""",
+        1,
+        note="  # the same channels dropped at every step",
+    )
 
     _rank = 3
 
@@ -146,72 +195,34 @@ class SpatialDropout1D(_SpatialDropout):
 
 
 class SpatialDropout2D(_SpatialDropout):
-    """Drops whole feature maps of 4D inputs.
-
-    Args:
-        rate: the fraction of channels dropped, in [0, 1].
-        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
-            ``image_data_format``.
-        seed: an int for reproducible noise; None: drawn from the global seed.
-        name: the layer's name.
-        dtype: the layer's dtype policy.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> x = np.ones((1, 2, 2, 4), "float32")
-    >>> out = ops.convert_to_numpy(SpatialDropout2D(0.5, seed=1)(x, training=True))[0]
-    >>> bool((out == out[0, 0]).all())  # the same channels dropped at every position
-    True
-    """
+    __doc__ = _spatial_dropout_doc(
+        "Drops whole feature maps of 4D inputs.",
+        2,
+        note="  # the same channels dropped at every position",
+    )
 
     _rank = 4
 
 
 class SpatialDropout3D(_SpatialDropout):
-    """Drops whole feature volumes of 5D inputs.
-
-    Args:
-        rate: the fraction of channels dropped, in [0, 1].
-        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
-            ``image_data_format``.
-        seed: an int for reproducible noise; None: drawn from the global seed.
-        name: the layer's name.
-        dtype: the layer's dtype policy.
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> x = np.ones((1, 2, 2, 2, 4), "float32")
-    >>> out = ops.convert_to_numpy(SpatialDropout3D(0.5, seed=1)(x, training=True))[0]
-    >>> bool((out == out[0, 0, 0]).all())
-    True
-    """
+    __doc__ = _spatial_dropout_doc("Drops whole feature volumes of 5D inputs.", 3)
 
     _rank = 5
 
 
 class GaussianNoise(_Noise):
-    """Adds N(0, `stddev`) noise during training.
+    __doc__ = _noise_doc(
+        """Adds N(0, `stddev`) noise during training.
 
     Args:
         stddev: the standard deviation of the noise.
         seed: an int for reproducible noise; None: drawn from the global seed.
         **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+    """,
+        "GaussianNoise(0.1, seed=1)",
+    )
 
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> layer = GaussianNoise(0.1, seed=1)
-    >>> x = np.ones((1, 4), "float32")
-    >>> ops.convert_to_numpy(layer(x)).tolist()  # inference: unchanged
-    [[1.0, 1.0, 1.0, 1.0]]
-    >>> ops.shape(layer(x, training=True))
-    (1, 4)
-    """
+    _config_keys = ("stddev", "seed")
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -219,39 +230,23 @@ class GaussianNoise(_Noise):
 
     def call(self, inputs, training=False):
         if training and self.stddev > 0:
-            noise = random_ops.normal(
-                ops.shape(inputs),
-                mean=0.0,
-                stddev=self.stddev,
-                dtype=inputs.dtype,
-                seed=self.seed_generator,
-            )
-            return ops.add(inputs, noise)
+            return ops.add(inputs, self._normal(inputs, 0.0, self.stddev))
         return inputs
-
-    def get_config(self):
-        return {**super().get_config(), "stddev": self.stddev, "seed": self.seed}
 
 
 class GaussianDropout(_Noise):
-    """Multiplies by N(1, sqrt(rate / (1 - rate))) noise during training.
+    __doc__ = _noise_doc(
+        """Multiplies by N(1, sqrt(rate / (1 - rate))) noise during training.
 
     Args:
         rate: the drop probability of the equivalent ``Dropout``, in [0, 1).
         seed: an int for reproducible noise; None: drawn from the global seed.
         **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+    """,
+        "GaussianDropout(0.2, seed=1)",
+    )
 
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> layer = GaussianDropout(0.2, seed=1)
-    >>> x = np.ones((1, 4), "float32")
-    >>> ops.convert_to_numpy(layer(x)).tolist()  # inference: unchanged
-    [[1.0, 1.0, 1.0, 1.0]]
-    >>> ops.shape(layer(x, training=True))
-    (1, 4)
-    """
+    _config_keys = ("rate", "seed")
 
     def __init__(self, rate, seed=None, **kwargs):
         _check_rate("GaussianDropout", rate)
@@ -261,22 +256,13 @@ class GaussianDropout(_Noise):
     def call(self, inputs, training=False):
         if training and self.rate > 0:
             stddev = math.sqrt(self.rate / (1.0 - self.rate))
-            noise = random_ops.normal(
-                ops.shape(inputs),
-                mean=1.0,
-                stddev=stddev,
-                dtype=inputs.dtype,
-                seed=self.seed_generator,
-            )
-            return ops.multiply(inputs, noise)
+            return ops.multiply(inputs, self._normal(inputs, 1.0, stddev))
         return inputs
-
-    def get_config(self):
-        return {**super().get_config(), "rate": self.rate, "seed": self.seed}
 
 
 class AlphaDropout(_Noise):
-    """Dropout that keeps the mean and variance of SELU activations.
+    __doc__ = _noise_doc(
+        """Dropout that keeps the mean and variance of SELU activations.
 
     Dropped values are set to SELU's negative saturation value and the result is
     rescaled affinely, so self-normalizing networks stay normalized.
@@ -286,18 +272,9 @@ class AlphaDropout(_Noise):
         noise_shape: shape of the keep/drop mask, broadcast over the input.
         seed: an int for reproducible noise; None: drawn from the global seed.
         **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
-    >>> layer = AlphaDropout(0.2, seed=1)
-    >>> x = np.ones((1, 4), "float32")
-    >>> ops.convert_to_numpy(layer(x)).tolist()  # inference: unchanged
-    [[1.0, 1.0, 1.0, 1.0]]
-    >>> ops.shape(layer(x, training=True))
-    (1, 4)
-    """
+    """,
+        "AlphaDropout(0.2, seed=1)",
+    )
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         _check_rate("AlphaDropout", rate)
@@ -324,14 +301,6 @@ class AlphaDropout(_Noise):
         b = -a * alpha_p * self.rate
         x = ops.add(ops.multiply(inputs, kept), ops.multiply(alpha_p, ops.subtract(1.0, kept)))
         return ops.add(ops.multiply(a, x), b)
-
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "rate": self.rate,
-            "seed": self.seed,
-            "noise_shape": self.noise_shape,
-        }
 
 
 class ActivityRegularization(Layer):

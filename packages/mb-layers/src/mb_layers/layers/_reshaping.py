@@ -61,6 +61,31 @@ class _Spatial(Layer):
         return list(range(start, start + self._rank))
 
 
+_SIDES = {
+    2: """an int (every side), a pair ``(rows, columns)`` (symmetric), or
+            ``((top, bottom), (left, right))``.""",
+    3: """an int (every side), a triple (symmetric per axis), or three pairs
+            ``(before, after)``.""",
+}
+
+
+def _sides_doc(summary, argument, rank, example):
+    """The docstring of Cropping2D/3D and ZeroPadding2D/3D: `summary`, the arguments
+    (`argument` takes the amount per side), then `example`'s lines after the imports."""
+    return f"""{summary}
+
+    Args:
+        {argument}: {_SIDES[rank]}
+        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
+            ``image_data_format``.
+        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
+
+    Example:
+
+    >>> import numpy as np
+    >>> from mb_ops import ops{example}"""
+
+
 class _Cropping(_Spatial):
     def __init__(self, cropping, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
@@ -121,23 +146,16 @@ class Cropping1D(_Cropping):
 
 
 class Cropping2D(_Cropping):
-    """Crops rows and columns of 4D inputs: ``((top, bottom), (left, right))``.
-
-    Args:
-        cropping: an int (every side), a pair ``(rows, columns)`` (symmetric), or
-            ``((top, bottom), (left, right))``.
-        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
-            ``image_data_format``.
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _sides_doc(
+        "Crops rows and columns of 4D inputs: ``((top, bottom), (left, right))``.",
+        "cropping",
+        2,
+        """
     >>> images = np.arange(16, dtype="float32").reshape(1, 4, 4, 1)
     >>> ops.convert_to_numpy(Cropping2D(((1, 0), (1, 1)))(images))[0, :, :, 0].tolist()
     [[5.0, 6.0], [9.0, 10.0], [13.0, 14.0]]
-    """
+    """,
+    )
 
     _rank = 2
 
@@ -146,23 +164,16 @@ class Cropping2D(_Cropping):
 
 
 class Cropping3D(_Cropping):
-    """Crops the three spatial axes of 5D inputs.
-
-    Args:
-        cropping: an int (every side), a triple (symmetric per axis), or three pairs
-            ``(before, after)``.
-        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
-            ``image_data_format``.
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _sides_doc(
+        "Crops the three spatial axes of 5D inputs.",
+        "cropping",
+        3,
+        """
     >>> volumes = np.zeros((1, 4, 5, 6, 2), "float32")
     >>> ops.shape(Cropping3D(((1, 1), (0, 2), (1, 0)))(volumes))
     (1, 2, 3, 5, 2)
-    """
+    """,
+    )
 
     _rank = 3
 
@@ -217,23 +228,16 @@ class ZeroPadding1D(_ZeroPadding):
 
 
 class ZeroPadding2D(_ZeroPadding):
-    """Pads rows and columns with zeros.
-
-    Args:
-        padding: an int (every side), a pair ``(rows, columns)`` (symmetric), or
-            ``((top, bottom), (left, right))``.
-        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
-            ``image_data_format``.
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _sides_doc(
+        "Pads rows and columns with zeros.",
+        "padding",
+        2,
+        """
     >>> images = np.ones((1, 1, 2, 1), "float32")
     >>> ops.convert_to_numpy(ZeroPadding2D(((1, 0), (0, 1)))(images))[0, :, :, 0].tolist()
     [[0.0, 0.0, 0.0], [1.0, 1.0, 0.0]]
-    """
+    """,
+    )
 
     _rank = 2
 
@@ -242,23 +246,16 @@ class ZeroPadding2D(_ZeroPadding):
 
 
 class ZeroPadding3D(_ZeroPadding):
-    """Pads the three spatial axes with zeros.
-
-    Args:
-        padding: an int (every side), a triple (symmetric per axis), or three pairs
-            ``(before, after)``.
-        data_format: ``"channels_last"`` or ``"channels_first"``; None: the configured
-            ``image_data_format``.
-        **kwargs: the base ``Layer``'s arguments (``name``, ``dtype``, ...).
-
-    Example:
-
-    >>> import numpy as np
-    >>> from mb_ops import ops
+    __doc__ = _sides_doc(
+        "Pads the three spatial axes with zeros.",
+        "padding",
+        3,
+        """
     >>> volumes = np.ones((1, 2, 2, 2, 1), "float32")
     >>> ops.shape(ZeroPadding3D(1)(volumes))
     (1, 4, 4, 4, 1)
-    """
+    """,
+    )
 
     _rank = 3
 

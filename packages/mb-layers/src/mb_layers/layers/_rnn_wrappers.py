@@ -5,6 +5,7 @@ from mb_layers import _registry
 from mb_layers._layer import Layer
 from mb_layers._masking import get_keras_mask
 from mb_layers._ops import ops
+from mb_layers.layers._wrappers import WrapsLayer, wrapped_layer
 
 
 def _reverse_time(x):
@@ -170,7 +171,7 @@ class Bidirectional(Layer):
         return cls(layer, backward_layer=backward, **config)
 
 
-class TimeDistributed(Layer):
+class TimeDistributed(WrapsLayer, Layer):
     """Applies `layer` to every step of ``(batch, steps, ...)`` inputs.
 
     The same layer (the same weights) runs on each slice ``inputs[:, t]``.
@@ -193,12 +194,7 @@ class TimeDistributed(Layer):
 
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)
-        if not isinstance(layer, Layer):
-            raise ValueError(
-                f"TimeDistributed wraps a layer. Received: {layer!r} (of type "
-                f"{type(layer).__name__})."
-            )
-        self.layer = layer
+        self.layer = wrapped_layer(self, layer)
         self.supports_masking = True
 
     def build(self, input_shape):
@@ -226,12 +222,3 @@ class TimeDistributed(Layer):
 
     def compute_mask(self, inputs, previous_mask):
         return previous_mask if previous_mask is not None else get_keras_mask(inputs)
-
-    def get_config(self):
-        return {**super().get_config(), "layer": _registry.serialize(self.layer)}
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        config = dict(config)
-        layer = _registry.deserialize(config.pop("layer"), custom_objects=custom_objects)
-        return cls(layer, **config)

@@ -11,7 +11,7 @@ import numpy as np
 
 from mb_graph import KerasTensor
 from mb_graph._operation import default
-from mb_layers.layers._host_data import as_text, to_host
+from mb_layers.layers._host_data import adapt_from, as_text, to_host
 from mb_layers.layers._lookup import StringLookup
 from mb_layers.layers._preprocessing import _Preprocessing
 from mb_ops import config
@@ -185,13 +185,7 @@ class TextVectorization(_Preprocessing):
         if self._lookup_layer._has_input_vocabulary:
             raise ValueError(f"Cannot adapt layer '{self.name}': it was given a fixed vocabulary.")
         self.reset_state()
-        if isinstance(data, (list, tuple, np.ndarray)) or hasattr(data, "shape"):
-            self.update_state(data)
-        else:
-            for i, batch in enumerate(data):
-                if steps is not None and i >= steps:
-                    break
-                self.update_state(batch)
+        adapt_from(data, steps, self.update_state)
         self.finalize_state()
 
     def update_state(self, data):

@@ -5,7 +5,31 @@ from mb_layers._layer import Layer
 from mb_layers._ops import ops
 
 
-class Wrapper(Layer):
+def wrapped_layer(wrapper, layer):
+    """`layer`, once checked to be a layer that `wrapper` can wrap."""
+    if not isinstance(layer, Layer):
+        raise ValueError(
+            f"{type(wrapper).__name__} wraps a layer. Received: {layer!r} "
+            f"(of type {type(layer).__name__})."
+        )
+    return layer
+
+
+class WrapsLayer:
+    """The config of a layer around another one (``self.layer``): the wrapped layer's
+    config goes with the wrapper's, as Keras writes it."""
+
+    def get_config(self):
+        return {**super().get_config(), "layer": _registry.serialize(self.layer)}
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        layer = _registry.deserialize(config.pop("layer"), custom_objects=custom_objects)
+        return cls(layer, **config)
+
+
+class Wrapper(WrapsLayer, Layer):
     """Base of layers that wrap another layer (its config holds the wrapped layer).
 
     Subclass it to add behaviour around ``self.layer``; ``get_config``/``from_config``
@@ -30,26 +54,12 @@ class Wrapper(Layer):
 
     def __init__(self, layer, **kwargs):
         super().__init__(**kwargs)
-        if not isinstance(layer, Layer):
-            raise ValueError(
-                f"{type(self).__name__} wraps a layer. Received: {layer!r} "
-                f"(of type {type(layer).__name__})."
-            )
-        self.layer = layer
+        self.layer = wrapped_layer(self, layer)
 
     def build(self, input_shape=None):
         if not self.layer.built:
             self.layer.build(input_shape)
             self.layer.built = True
-
-    def get_config(self):
-        return {**super().get_config(), "layer": _registry.serialize(self.layer)}
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        config = dict(config)
-        layer = _registry.deserialize(config.pop("layer"), custom_objects=custom_objects)
-        return cls(layer, **config)
 
 
 def _l2_normalize(x):
