@@ -7,8 +7,10 @@ batch straight through is what avoids a round trip through NumPy.
 `to_host_or_backend` is the variant for a consumer whose compiled step places NumPy
 arguments on the device itself (jax's ``jit`` does it in its C++ dispatch, a third of
 the cost of a conversion in Python): NumPy arrays of numbers stay as they are, and so
-do other engines' tensors in host memory, as NumPy views (DLPack), instead of going
-through DLPack into the backend (~40 us a tensor on jax).
+do other engines' tensors in host memory, as NumPy views (``Tensor.numpy`` for torch,
+DLPack otherwise), instead of going through DLPack into the backend (~40 us a tensor on
+jax). `BatchConverter` does either for the batches of a pass, deciding per kind of batch
+once.
 """
 
 from __future__ import annotations
@@ -149,9 +151,7 @@ def private_copies(batch: Any) -> Any:
     """``batch`` with a copy of each NumPy array in it (pure NumPy: any thread)."""
     if type(batch) is tuple:
         return tuple([x.copy() if type(x) is np.ndarray else x for x in batch])
-    return _structure.map_structure(
-        lambda x: x.copy() if type(x) is np.ndarray else x, batch
-    )
+    return _structure.map_structure(lambda x: x.copy() if type(x) is np.ndarray else x, batch)
 
 
 def _identity(x: Any) -> Any:
