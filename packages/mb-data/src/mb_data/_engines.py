@@ -74,9 +74,21 @@ def host_view_function(x: Any) -> Any:
     engine = engine_of(x)
     if engine == "torch":
         return _torch_host_view  # Tensor.numpy: a fraction of DLPack's cost in torch
+    if engine == "tensorflow" and isinstance(getattr(x, "device", None), str):
+        return _tensorflow_host_view  # __array__: the tensor's own buffer, no DLPack
     if engine in ("tensorflow", "jax") and hasattr(x, "__dlpack__"):
         return _dlpack_host_view
     return None
+
+
+def _tensorflow_host_view(x: Any) -> np.ndarray | None:
+    if ":CPU:" not in x.device:
+        return None  # __array__ would copy it to the host
+    try:
+        view = np.asarray(x)  # an eager tensor's __array__ shares its buffer (read-only)
+    except Exception:  # a symbolic tensor, a dtype NumPy lacks...
+        return None
+    return view if view.dtype.kind in "biufc" else None
 
 
 def _torch_host_view(x: Any) -> np.ndarray | None:
