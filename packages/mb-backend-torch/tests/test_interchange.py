@@ -23,8 +23,18 @@ import os
 os.environ["MB_BACKEND"] = "torch"
 import tensorflow as tf
 from mb_backend_torch import core
-x = core.convert_to_tensor(tf.constant([[1.0, 2.0]]))
-print(x.dtype, tuple(x.shape), x.sum().item())
+import numpy as np
+import torch
+
+def refuse(*args, **kwargs):
+    raise AssertionError("torch.from_dlpack(x) was called for a tensor in host memory")
+
+# the fast path: a CPU tensor's DLPack capsule is taken as it is
+torch.from_dlpack = refuse
+t = tf.constant([[1.0, 2.0]])
+x = core.convert_to_tensor(t)
+shared = x.data_ptr() == np.from_dlpack(t).ctypes.data
+print(x.dtype, tuple(x.shape), x.sum().item(), shared)
 """
 
 
@@ -44,5 +54,5 @@ def test_jax_array_converts_through_dlpack_without_copy():
 @pytest.mark.skipif(
     importlib.util.find_spec("tensorflow") is None, reason="tensorflow is not installed"
 )
-def test_tensorflow_tensor_converts():
-    assert _run(_TF) == "torch.float32 (1, 2) 3.0"
+def test_tensorflow_tensor_converts_from_its_dlpack_capsule_without_copy():
+    assert _run(_TF) == "torch.float32 (1, 2) 3.0 True"

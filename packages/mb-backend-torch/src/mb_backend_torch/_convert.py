@@ -72,9 +72,17 @@ def from_numpy(a, dtype=None):
     return _place(t)
 
 
+_DLPACK_CPU = 1  # DLPack's kDLCPU
+
+
 def _from_foreign(x):
     # jax.Array, tf.Tensor, cupy arrays... implement the DLPack protocol.
     try:
+        if int(x.__dlpack_device__()[0]) == _DLPACK_CPU:
+            # In host memory no stream needs agreeing: the producer's capsule is taken
+            # as it is (half the cost of torch.from_dlpack(x), which first offers
+            # arguments older producers such as TensorFlow refuse, then retries).
+            return torch.utils.dlpack.from_dlpack(x.__dlpack__())
         return torch.from_dlpack(x)
     except (RuntimeError, TypeError, BufferError):
         # e.g. a dtype DLPack cannot carry: go through NumPy.

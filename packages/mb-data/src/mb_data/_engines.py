@@ -63,6 +63,54 @@ def to_numpy(x: Any) -> np.ndarray:
     return np.asarray(x)
 
 
+_DLPACK_CPU = 1  # DLPack's kDLCPU
+
+
+def host_view_function(x: Any) -> Any:
+    """For another engine's tensor: a function giving a NumPy view of such a tensor of
+    numbers in host memory, without a copy, or None for one it cannot view (on an
+    accelerator, a dtype NumPy lacks, a torch tensor that requires grad); None when
+    ``x`` is no engine tensor."""
+    engine = engine_of(x)
+    if engine == "torch":
+        return _torch_host_view  # Tensor.numpy: a fraction of DLPack's cost in torch
+    if engine == "tensorflow" and isinstance(getattr(x, "device", None), str):
+        return _tensorflow_host_view  # __array__: the tensor's own buffer, no DLPack
+    if engine in ("tensorflow", "jax") and hasattr(x, "__dlpack__"):
+        return _dlpack_host_view
+    return None
+
+
+def _tensorflow_host_view(x: Any) -> np.ndarray | None:
+    if ":CPU:" not in x.device:
+        return None  # __array__ would copy it to the host
+    try:
+        view = np.asarray(x)  # an eager tensor's __array__ shares its buffer (read-only)
+    except Exception:  # a symbolic tensor, a dtype NumPy lacks...
+        return None
+    return view if view.dtype.kind in "biufc" else None
+
+
+def _torch_host_view(x: Any) -> np.ndarray | None:
+    try:
+        # Shares memory; refuses tensors on accelerators, that require grad, or with
+        # a dtype NumPy lacks (bfloat16) or a pending conjugation.
+        view = x.numpy()
+    except (TypeError, RuntimeError):
+        return None
+    return view if view.dtype.kind in "biufc" else None
+
+
+def _dlpack_host_view(x: Any) -> np.ndarray | None:
+    try:
+        if int(x.__dlpack_device__()[0]) != _DLPACK_CPU:
+            return None  # on an accelerator: no copy to the host
+        view = np.from_dlpack(x)
+    except Exception:  # BufferError, RuntimeError... or a dtype NumPy lacks
+        return None
+    return view if view.dtype.kind in "biufc" else None
+
+
 def num_rows(x: Any) -> int:
     """The size of the first axis."""
     shape = x.shape

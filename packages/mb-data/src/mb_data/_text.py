@@ -87,7 +87,7 @@ def check_structure(structure: Any, name: str) -> None:
         check_leaf(path, leaf)
 
 
-def _is_numeric(leaf: Any) -> bool:
+def is_numeric(leaf: Any) -> bool:
     # What check_leaf passes at once: NumPy (or jax) numbers and booleans, and other
     # engines' tensors that are not strings.
     dtype = getattr(leaf, "dtype", None)
@@ -100,7 +100,7 @@ def _is_numeric(leaf: Any) -> bool:
 
 def check_batch(batch: Any) -> None:
     """`check_structure` on an ``(x, y, sample_weight)`` batch (or a bare ``x``)."""
-    if all(_is_numeric(leaf) for leaf in _structure.flatten(batch)):
+    if all(is_numeric(leaf) for leaf in _structure.flatten(batch)):
         return  # numbers and booleans only (the usual batch): nothing to name
     if isinstance(batch, tuple) and not _structure.is_namedtuple(batch) and len(batch) <= 3:
         for name, part in zip(_NAMES, batch, strict=False):

@@ -51,6 +51,9 @@ class OrderedPrefetcher(Iterator[Any]):
         use_multiprocessing: processes instead of threads.
         max_queue_size: batches read ahead of the consumer (at least ``workers``).
         transform: applied to each batch in the consumer's thread.
+        prepare: applied to each batch by the worker thread that read it (pure NumPy
+            work that needs no backend state: the consumer's thread is spared it);
+            with processes, in the consumer's thread before `transform`.
     """
 
     def __init__(
@@ -61,6 +64,7 @@ class OrderedPrefetcher(Iterator[Any]):
         use_multiprocessing: bool,
         max_queue_size: int,
         transform: Callable[[Any], Any] = lambda batch: batch,
+        prepare: Callable[[Any], Any] | None = None,
     ):
         self._indices = iter(indices)
         self._depth = max(int(max_queue_size), int(workers))
@@ -75,11 +79,14 @@ class OrderedPrefetcher(Iterator[Any]):
                 initargs=(source,),
             )
             self._read = _read_in_worker
+            if prepare is not None:
+                self._transform = lambda batch: transform(prepare(batch))
         else:
             self._executor = concurrent.futures.ThreadPoolExecutor(
                 max_workers=workers, thread_name_prefix="mb_data_pydataset"
             )
-            self._read = source.__getitem__
+            read = source.__getitem__
+            self._read = read if prepare is None else lambda i: prepare(read(i))
         self._closed = False
         self._fill()
 
@@ -88,6 +95,9 @@ class OrderedPrefetcher(Iterator[Any]):
             index = next(self._indices, None)
             if index is None:
                 return
+            if not self._processes:
+                self._pending.append(self._executor.submit(self._read, index))
+                continue
             with warnings.catch_warnings():
                 # Forking with an engine loaded makes some engines (jax) warn; the
                 # workers only call the dataset's __getitem__.

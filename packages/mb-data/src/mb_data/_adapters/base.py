@@ -22,13 +22,18 @@ class DataAdapter:
     #: False only for one-shot sources such as a Python generator.
     can_restart: bool = True
 
+    #: Whether the source never writes into a batch's tensors once it has yielded
+    #: them (so that host views of them need no private copy): ``tf.data`` (immutable
+    #: tensors), a torch ``DataLoader`` collating each batch into new tensors.
+    fresh_batches: bool = False
+
     def get_native_iterator(self) -> Iterator[Any]:
         """One pass over the data, batches as the source produces them."""
         raise NotImplementedError(f"{type(self).__name__} must implement get_native_iterator().")
 
     def get_iterator(self) -> Iterator[Any]:
         """One pass over the data, every leaf a tensor of the active backend."""
-        convert = _convert.to_backend
+        convert = _convert.BatchConverter()
         for batch in self.get_native_iterator():
             yield convert(batch)
 
@@ -36,8 +41,9 @@ class DataAdapter:
         """One pass over the data for a compiled step that places NumPy arguments itself:
         NumPy arrays of numbers stay on the host (copied: the source may reuse their
         buffer for its next batch), every other leaf a tensor of the active backend."""
+        convert = _convert.BatchConverter(host_arrays=True, copy_views=not self.fresh_batches)
         for batch in self.get_native_iterator():
-            yield _convert.to_host_or_backend(batch, copy=True)
+            yield convert(batch)
 
     def get_sharded_iterator(self, sharding: Any) -> Iterator[Any]:
         """One pass, this process's part of every batch, placed by `sharding`

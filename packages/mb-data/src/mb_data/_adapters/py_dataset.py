@@ -56,7 +56,9 @@ class PyDatasetAdapter(DataAdapter):
             batch = _packing.add_class_weight(batch, self._class_weight, "PyDataset")
         return batch
 
-    def _pass(self, transform) -> Iterator[Any]:
+    def _pass(self, transform, prepare) -> Iterator[Any]:
+        """``transform(prepare(dataset[i]))`` for each index of a pass; `prepare` runs
+        on the worker threads where there are some."""
         dataset = self._dataset
         if dataset.workers > 1 or dataset.use_multiprocessing:
             return OrderedPrefetcher(
@@ -66,19 +68,25 @@ class PyDatasetAdapter(DataAdapter):
                 use_multiprocessing=dataset.use_multiprocessing,
                 max_queue_size=dataset.max_queue_size,
                 transform=transform,
+                prepare=prepare,
             )
-        return (transform(dataset[i]) for i in self._indices())
+        return (transform(prepare(dataset[i])) for i in self._indices())
 
     def get_native_iterator(self) -> Iterator[Any]:
-        return self._pass(self._standardize)
+        return self._pass(_identity, self._standardize)
 
     def get_iterator(self) -> Iterator[Any]:
-        return self._pass(lambda batch: _convert.to_backend(self._standardize(batch)))
+        return self._pass(_convert.BatchConverter(), self._standardize)
 
     def get_host_iterator(self) -> Iterator[Any]:
-        return self._pass(
-            lambda batch: _convert.to_host_or_backend(self._standardize(batch), copy=True)
-        )
+        # Private copies of the NumPy arrays (a dataset may reuse its buffers), made
+        # with the read, on a worker thread when there are some; arrays from worker
+        # processes arrive as new arrays already.
+        convert = _convert.BatchConverter(host_arrays=True, copy=False, copy_views=True)
+        if self._dataset.use_multiprocessing:
+            return self._pass(convert, self._standardize)
+        copy = _convert.private_copies
+        return self._pass(convert, lambda batch: copy(self._standardize(batch)))
 
     @property
     def num_batches(self) -> int | None:
@@ -89,3 +97,7 @@ class PyDatasetAdapter(DataAdapter):
 
     def on_epoch_end(self) -> None:
         self._dataset.on_epoch_end()
+
+
+def _identity(batch: Any) -> Any:
+    return batch

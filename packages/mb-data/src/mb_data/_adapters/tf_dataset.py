@@ -34,6 +34,8 @@ class TFDatasetAdapter(DataAdapter):
             looked up from ``y`` of each batch and added as its sample weights.
     """
 
+    fresh_batches = True  # TensorFlow tensors are immutable
+
     def __init__(self, dataset: Any, class_weight: dict | None = None):
         self._dataset = dataset
         self._class_weight = class_weight

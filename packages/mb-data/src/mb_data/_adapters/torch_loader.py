@@ -36,6 +36,17 @@ class TorchDataLoaderAdapter(BatchIterableAdapter):
         super().__init__(dataloader, num_batches)
 
     @property
+    def fresh_batches(self) -> bool:
+        """Batches collated by torch's ``default_collate`` are new tensors (stacked)."""
+        loader = self._dataloader
+        collate = getattr(loader, "collate_fn", None)
+        return (
+            getattr(loader, "batch_sampler", None) is not None
+            and getattr(collate, "__name__", None) == "default_collate"
+            and getattr(collate, "__module__", "").startswith("torch.utils.data")
+        )
+
+    @property
     def presharded(self) -> bool:
         """A ``DistributedSampler`` (or a batch sampler over one) already gives each
         process its own samples."""
