@@ -189,10 +189,14 @@ class _Recorder(_compat.DispatchMode):
             call = ", ".join(arguments)
         # zeros_like & co read only shapes and dtypes, which the signature fixes.
         names_of = self._names
-        names = set() if func in _METADATA_ONLY else {names_of[id(t)] for t in given}
+        names = {names_of[id(t)] for t in given}
+        shape_reads = frozenset()
+        if func in _METADATA_ONLY:
+            names, shape_reads = set(), frozenset(names)
         if isinstance(out, torch.Tensor):
             name = self._bind(out)
-            step = _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable)
+            step = _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable,
+                         shape_reads)  # fmt: skip
             if not kwargs:  # what _replay_fusion matches on
                 step.call = (func, op, arguments)
             self._steps.append(step)
@@ -235,7 +239,7 @@ class _Recorder(_compat.DispatchMode):
         returned = set(names)
         # Memory the caller gets back, or the step writes to, stays per-replay.
         kept = self._mutated | {_storage(o) for o in outputs if isinstance(o, torch.Tensor)}
-        constant, lines = set(), []
+        constant, emitted = set(), []
         for step in self._steps:
             if (
                 step.foldable
@@ -248,10 +252,10 @@ class _Recorder(_compat.DispatchMode):
                     self.namespace[name] = tensor
                     constant.add(name)
                 continue
-            lines.append(step.text)
+            emitted.append(step)
         source = "def replay({}):\n    {}\n    return [{}]\n".format(
             ", ".join(self.inputs) or "",
-            "\n    ".join(lines) or "pass",
+            "\n    ".join(_released(emitted, returned)) or "pass",
             ", ".join(names),
         )
         namespace = dict(self.namespace)
@@ -272,15 +276,50 @@ _METADATA_ONLY = frozenset(
 
 class _Step:
     """One recorded call: its source line(s), the (name, tensor) pairs it binds, the
-    names of the tensors it reads, the tensors themselves, and whether it may fold."""
+    names of the tensors it reads, the tensors themselves, and whether it may fold.
 
-    __slots__ = ("call", "foldable", "given", "outs", "reads", "text")
+    ``reads`` leaves out the tensors an op reads only the shape of (``zeros_like``);
+    ``shape_reads`` holds those: the line names them all the same."""
 
-    def __init__(self, text, outs, reads, given, foldable):
+    __slots__ = ("call", "foldable", "given", "outs", "reads", "shape_reads", "text")
+
+    def __init__(self, text, outs, reads, given, foldable, shape_reads=frozenset()):
         self.text, self.outs, self.reads, self.given, self.foldable = (
             text, outs, reads, given, foldable
         )  # fmt: skip
+        self.shape_reads = shape_reads
         self.call = None  # (aten overload, its name in the namespace, argument expressions)
+
+
+def _released(steps, kept):
+    """The lines of ``steps``, each followed by a ``del`` of the names it is the last
+    to read (or binds and nothing reads), except the names in ``kept`` (returned).
+
+    A replay then frees each intermediate tensor once it is done with it, as eager code
+    does, instead of holding every one until it returns: its memory is reused within
+    the step, and a long step (a recurrent layer unrolled into thousands of ops) no
+    longer keeps thousands of tensor objects alive, each a Python object the garbage
+    collector counts and moves to older generations."""
+    last, bound = {}, set()
+    for index, step in enumerate(steps):
+        for name, _ in step.outs:
+            last[name] = index
+            bound.add(name)
+        for name in step.reads:
+            last[name] = index
+        for name in step.shape_reads:
+            last[name] = index
+    dying = {}
+    for name, index in last.items():
+        if name in bound and name not in kept:
+            dying.setdefault(index, []).append(name)
+    lines = []
+    for index, step in enumerate(steps):
+        lines.append(step.text)
+        names = dying.get(index)
+        if names:
+            lines.append("del " + ", ".join(names))
+    return lines
 
 
 def _storage(tensor):
