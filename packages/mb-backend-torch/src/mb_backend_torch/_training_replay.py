@@ -25,6 +25,7 @@ installed only while a recording runs and removed after it.
 import contextlib
 import itertools
 import threading
+import weakref
 
 import torch
 
@@ -103,8 +104,15 @@ class _Recorder(_compat.DispatchMode):
 
     def __init__(self, inputs):
         super().__init__()
+        # Names by id(tensor), each dropped when its tensor dies (so an id reused by a
+        # new tensor is not taken for the old one): the recording frees a tensor when
+        # the step would, instead of holding every intermediate of the step at once.
+        # torch keeps a tensor's Python object while the tensor lives (autograd's saved
+        # tensors included), so a tensor seen again has the id it was named under.
         self._names = {}
-        self._alive = []  # every tensor seen stays alive, so ids stay unique
+        self._watches = {}  # id -> the weakref that drops the id from _names
+        self._alive = []  # constants: the namespace holds them, their ids stay unique
+        self._foldable = set()  # names computed only from literals: may become constants
         self._steps = []
         self._mutated = set()  # storages that in-place ops of the step write to
         self.namespace = {}
@@ -118,8 +126,34 @@ class _Recorder(_compat.DispatchMode):
     def _bind(self, tensor):
         name = f"t{next(self._counter)}"
         self._names[id(tensor)] = name
-        self._alive.append(tensor)
+        self._watch(tensor)
         return name
+
+    def _watch(self, tensor):
+        key, names, watches = id(tensor), self._names, self._watches
+
+        def forget(_, key=key):
+            names.pop(key, None)
+            watches.pop(key, None)
+
+        watches[key] = weakref.ref(tensor, forget)
+
+    def close(self):
+        """Stops following the tensors' lives (the recorded run is over)."""
+        self._watches.clear()
+
+    def _add(self, step):
+        """Appends ``step``. One that may fold into a constant (an op that reads only
+        results of such steps, or literals, or only shapes) keeps its output tensors;
+        the others keep shapes and dtypes, all the fusions read."""
+        if step.foldable and step.reads <= self._foldable:
+            self._foldable.update(name for name, _ in step.outs)
+            step.storages = [_storage(t) for t in step.given]
+        else:
+            step.foldable = False
+            step.outs = [(name, _Meta(t)) for name, t in step.outs]
+        step.given = [_Meta(t) for t in step.given]
+        self._steps.append(step)
 
     def _constant(self, value):
         name = f"k{next(self._counter)}"
@@ -169,11 +203,11 @@ class _Recorder(_compat.DispatchMode):
             if func is _DETACH and source not in self._input_names:
                 # Another name for the same tensor: no line of its own in the replay.
                 self._names[id(out)] = source
-                self._alive.append(out)
+                self._watch(out)
                 return out
             name = self._bind(out)
             literal = func is torch.ops.aten.lift_fresh.default
-            self._steps.append(
+            self._add(
                 _Step(f"{name} = {source}", [(name, out)], set() if literal else {source},
                       given, foldable=True)
             )  # fmt: skip
@@ -199,13 +233,13 @@ class _Recorder(_compat.DispatchMode):
                          shape_reads)  # fmt: skip
             if not kwargs:  # what _replay_fusion matches on
                 step.call = (func, op, arguments)
-            self._steps.append(step)
+            self._add(step)
         elif isinstance(out, list | tuple) and any(isinstance(o, torch.Tensor) for o in out):
             outs = self._bind_items(out)
-            self._steps.append(_Step(f"{_targets(out, outs)} = {op}({call})", outs, names,
-                                     given, foldable))  # fmt: skip
+            self._add(_Step(f"{_targets(out, outs)} = {op}({call})", outs, names, given,
+                            foldable))  # fmt: skip
         else:
-            self._steps.append(_Step(f"{op}({call})", [], names, given, foldable=False))
+            self._add(_Step(f"{op}({call})", [], names, given, foldable=False))
         return out
 
     def _bind_items(self, out):
@@ -220,7 +254,7 @@ class _Recorder(_compat.DispatchMode):
         names = {self._names[id(t)] for t in given}
         op = self._constant(fn)
         outs = self._bind_items(out)
-        self._steps.append(
+        self._add(
             _Step(f"{_targets(out, outs)} = {op}({call})", outs, names, given, foldable=False)
         )
         return out
@@ -246,7 +280,7 @@ class _Recorder(_compat.DispatchMode):
                 and step.reads <= constant
                 and not any(n in returned for n, _ in step.outs)
                 and not any(_storage(t) in kept for _, t in step.outs)
-                and not any(_storage(t) in self._mutated for t in step.given)
+                and not any(s in self._mutated for s in step.storages)
             ):
                 for name, tensor in step.outs:
                     self.namespace[name] = tensor
@@ -279,16 +313,32 @@ class _Step:
     names of the tensors it reads, the tensors themselves, and whether it may fold.
 
     ``reads`` leaves out the tensors an op reads only the shape of (``zeros_like``);
-    ``shape_reads`` holds those: the line names them all the same."""
+    ``shape_reads`` holds those: the line names them all the same. Once recorded
+    (`_Recorder._add`), ``given`` and, unless the step may fold, the tensors of ``outs``
+    are `_Meta`s, and ``storages`` holds the memory keys of the tensors it read."""
 
-    __slots__ = ("call", "foldable", "given", "outs", "reads", "shape_reads", "text")
+    __slots__ = ("call", "foldable", "given", "outs", "reads", "shape_reads", "storages",
+                 "text")  # fmt: skip
 
     def __init__(self, text, outs, reads, given, foldable, shape_reads=frozenset()):
         self.text, self.outs, self.reads, self.given, self.foldable = (
             text, outs, reads, given, foldable
         )  # fmt: skip
         self.shape_reads = shape_reads
+        self.storages = ()
         self.call = None  # (aten overload, its name in the namespace, argument expressions)
+
+
+class _Meta:
+    """The shape and dtype of a recorded tensor, without holding its memory."""
+
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, tensor):
+        self.shape, self.dtype = tensor.shape, tensor.dtype
+
+    def dim(self):
+        return len(self.shape)
 
 
 def _released(steps, kept):
@@ -531,6 +581,7 @@ class GraphReplay:
             return f"the step could not be recorded ({type(error).__name__}: {error})", None
         finally:
             _recording.active, _recording.recorder = False, None
+            recorder.close()
         out_flat = []
         out_spec = _flatten(out, out_flat)
         replay, _, passthrough = recorder.compile(out_flat)
