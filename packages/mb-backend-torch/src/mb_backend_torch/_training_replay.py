@@ -116,7 +116,6 @@ class _Recorder(_compat.DispatchMode):
         self._steps = []
         self._mutated = set()  # storages that in-place ops of the step write to
         self.namespace = {}
-        self._ops = {}
         self._counter = itertools.count()
         self.inputs = []
         for tensor in inputs:
@@ -164,9 +163,12 @@ class _Recorder(_compat.DispatchMode):
         return name
 
     def _op_name(self, func):
-        name = self._ops.get(func)
-        if name is None:
-            name = self._ops[func] = self._constant(_compat.overload_kernel(func))
+        return self._op_named(_op_facts(func))
+
+    def _op_named(self, facts):
+        name = facts.name
+        if name not in self.namespace:
+            self.namespace[name] = facts.kernel
         return name
 
     def expression(self, value):
@@ -186,16 +188,19 @@ class _Recorder(_compat.DispatchMode):
         return self._constant(value)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        if func in _VALUE_READS:
+        facts = _op_facts(func)  # one lookup of the overload (its hash is Python code)
+        kind = facts.kind
+        if kind is _READ:
             raise RecordingRefused(
                 f"the step reads a tensor's value into Python ({func}); it runs eagerly"
             )
-        out = func(*args, **kwargs) if kwargs else func(*args)
+        # The C++ overload itself: OpOverload.__call__ is a Python frame around it.
+        out = facts.kernel(*args, **kwargs) if kwargs else facts.kernel(*args)
         given = _arguments_tensors(args, kwargs)
-        mutable, foldable = _op_facts(func)
-        if mutable:
+        foldable = facts.foldable
+        if facts.mutable:
             self._mutated.update(_storage(t) for t in given)
-        if func in _ALIASES and len(given) == 1 and isinstance(out, torch.Tensor):
+        if kind is _ALIAS and len(given) == 1 and isinstance(out, torch.Tensor):
             # detach/lift_fresh return their input as far as the replay is concerned
             # (nothing requires grad there): a Python alias, not a dispatched op. A
             # lifted literal (torch.tensor(2.0) in the step) is a constant of the step.
@@ -214,7 +219,7 @@ class _Recorder(_compat.DispatchMode):
             return out
         # The replay calls the C++ overload itself, skipping OpOverload.__call__'s
         # Python frame (a microsecond per op, a few dozen ops per small step).
-        op = self._op_name(func)
+        op = self._op_named(facts)
         expression = self.expression
         arguments = [expression(a) for a in args]
         if kwargs:
@@ -225,7 +230,7 @@ class _Recorder(_compat.DispatchMode):
         names_of = self._names
         names = {names_of[id(t)] for t in given}
         shape_reads = frozenset()
-        if func in _METADATA_ONLY:
+        if kind is _SHAPES:
             names, shape_reads = set(), frozenset(names)
         if isinstance(out, torch.Tensor):
             name = self._bind(out)
@@ -389,15 +394,36 @@ def _targets(out, outs):
 
 
 _FACTS = {}
+_KERNEL_NAMES = itertools.count()
+# What the recorder does with an op besides recording a call (`_Facts.kind`).
+_READ, _ALIAS, _SHAPES, _CALL = "value read", "alias", "reads shapes only", "call"
+
+
+class _Facts:
+    """What the recorder needs of an aten overload, looked up once per op it sees:
+    its C++ kernel, the kernel's name in a replay's namespace, whether it writes to an
+    input, whether its result may be folded into a constant, and its `kind`."""
+
+    __slots__ = ("foldable", "kernel", "kind", "mutable", "name")
+
+    def __init__(self, func):
+        self.kernel = _compat.overload_kernel(func)
+        self.name = f"a{next(_KERNEL_NAMES)}"
+        self.mutable = _compat.is_mutable(func)
+        seeded = torch.Tag.nondeterministic_seeded in func.tags
+        self.foldable = not self.mutable and not seeded
+        self.kind = (
+            _READ if func in _VALUE_READS
+            else _ALIAS if func in _ALIASES
+            else _SHAPES if func in _METADATA_ONLY
+            else _CALL
+        )  # fmt: skip
 
 
 def _op_facts(func):
-    """(writes to an input, may be folded into a constant) of an aten overload."""
     facts = _FACTS.get(func)
     if facts is None:
-        mutable = _compat.is_mutable(func)
-        seeded = torch.Tag.nondeterministic_seeded in func.tags
-        facts = _FACTS[func] = (mutable, not mutable and not seeded)
+        facts = _FACTS[func] = _Facts(func)
     return facts
 
 
