@@ -9,15 +9,18 @@ import numpy as np
 import pytest
 
 import mb_data
-from mb_ops import testing
+from mb_ops import config, testing
 
 X = np.arange(40, dtype="float32").reshape(20, 2)
 Y = np.arange(20, dtype="int64") * 10
+# The array cases name the backend whose parts they compare (by default split_dataset
+# follows the active backend, and Keras's torch split of a tuple fails)
+NUMPY = {"preferred_backend": "numpy"}
 CASES = [
-    ("tuple", {"left_size": 0.8}),
-    ("tuple", {"left_size": 0.6, "shuffle": True, "seed": 3}),
-    ("array", {"right_size": 5, "shuffle": True, "seed": 11}),
-    ("array", {"left_size": 7, "right_size": 9}),
+    ("tuple", {"left_size": 0.8, **NUMPY}),
+    ("tuple", {"left_size": 0.6, "shuffle": True, "seed": 3, **NUMPY}),
+    ("array", {"right_size": 5, "shuffle": True, "seed": 11, **NUMPY}),
+    ("array", {"left_size": 7, "right_size": 9, **NUMPY}),
     ("tf_batched", {"left_size": 0.5, "shuffle": True, "seed": 1}),
     ("torch", {"left_size": 0.7, "shuffle": True, "seed": 2, "preferred_backend": "torch"}),
 ]
@@ -109,14 +112,20 @@ def test_without_tensorflow_the_parts_are_numpy(monkeypatch):
         lambda name, *a: None if name == "tensorflow" else real(name, *a),
     )
     (x_left, y_left), (x_right, y_right) = mb_data.split_dataset(
-        (X, Y), left_size=0.75, shuffle=True, seed=5
+        (X, Y), left_size=0.75, shuffle=True, seed=5, **NUMPY
     )
     assert x_left.shape == (15, 2) and x_right.shape == (5, 2)
     np.testing.assert_array_equal(x_left[:, 0] * 5, y_left)  # rows stay paired
     assert sorted(np.concatenate([y_left, y_right]).tolist()) == Y.tolist()
-    left, right = mb_data.split_dataset({"a": Y}, right_size=2)
+    left, right = mb_data.split_dataset({"a": Y}, right_size=2, **NUMPY)
     np.testing.assert_array_equal(right["a"], [180, 190])
     np.testing.assert_array_equal(left["a"], Y[:18])
+
+
+def test_arrays_split_into_the_active_backends_parts():
+    left, _ = mb_data.split_dataset((X, Y), left_size=0.5)
+    torch_parts = type(left).__name__ == "Subset"
+    assert torch_parts == (config.backend() == "torch")
 
 
 def test_bad_sizes_are_clear_errors():

@@ -14,8 +14,17 @@ def without_strings(monkeypatch):
     monkeypatch.setitem(_text._HOLDS_STRINGS, config.backend(), False)
 
 
-def test_the_numpy_backend_holds_strings_so_text_arrays_pass():
-    assert _text.holds_strings()
+@pytest.fixture
+def with_strings(monkeypatch):
+    """The active backend, as one whose tensors hold strings (numpy, tensorflow)."""
+    monkeypatch.setitem(_text._HOLDS_STRINGS, config.backend(), True)
+
+
+def test_numpy_and_tensorflow_tensors_hold_strings():
+    assert _text.holds_strings() == (config.backend() in ("numpy", "tensorflow"))
+
+
+def test_text_arrays_pass_where_the_backend_holds_strings(with_strings):
     adapter = mb_data.ArrayDataAdapter(np.array([["a"], ["b"]]), np.zeros((2, 1), "float32"))
     assert adapter.num_batches == 1
 
@@ -40,7 +49,7 @@ def test_batches_of_other_adapters_are_checked_with_the_same_names(without_strin
         next(iter(adapter.get_iterator()))
 
 
-def test_arrays_of_python_objects_are_refused_on_every_backend():
+def test_arrays_of_python_objects_are_refused_on_every_backend(with_strings):
     ages = np.array([31, "unknown", None], dtype=object)
     with pytest.raises(TypeError, match=r"x\['age'\] is an array of Python objects") as caught:
         mb_data.ArrayDataAdapter({"age": ages})

@@ -14,6 +14,7 @@ from mb_ops.dtypes import FLOAT_TYPES as FLOAT_TYPES
 from mb_ops.dtypes import INT_TYPES as INT_TYPES
 from mb_ops.dtypes import is_float_dtype as is_float_dtype
 from mb_ops.dtypes import is_int_dtype as is_int_dtype
+from mb_ops.dtypes import python_scalar_type
 from mb_ops.dtypes import result_type as result_type
 from mb_ops.dtypes import standardize_dtype as standardize_dtype
 
@@ -35,6 +36,10 @@ fast_result_type = _NUMPY.result_type
 """``result_type`` memoized on its arguments and the current floatx."""
 
 
+# What a Python scalar of each type brings to promotion: int and float stay weak.
+_SCALAR_PROMOTION = {bool: "bool", int: int, float: float, complex: "complex64"}
+
+
 def dtype_of(x):
     """What ``x`` contributes to promotion: its dtype, or a weak Python type."""
     kind = type(x)
@@ -42,14 +47,9 @@ def dtype_of(x):
         return kind
     if isinstance(x, np.ndarray | np.generic):
         return name_of(x.dtype)
-    if isinstance(x, bool):
-        return "bool"
-    if isinstance(x, int):
-        return int
-    if isinstance(x, float):
-        return float
-    if isinstance(x, complex):
-        return "complex64"
+    kind = python_scalar_type(x)
+    if kind is not None:
+        return _SCALAR_PROMOTION[kind]
     dtype = getattr(x, "dtype", None)
     if dtype is not None:
         return standardize_dtype(dtype)

@@ -9,6 +9,7 @@ backend's own ops, so arithmetic on tensors always runs through OpenVINO.
 import numpy as np
 
 from mb_backend_openvino._dtypes import name_of, name_of_ov
+from mb_ops import numpy_shaped
 
 
 class _Ops:
@@ -173,44 +174,5 @@ class OpenVINOTensor:
         return _Ops.numpy.array(self, dtype=dtype)
 
 
-def _binary(name, reflected=False):
-    if reflected:
-
-        def method(self, other):
-            return getattr(_Ops.numpy, name)(other, self)
-    else:
-
-        def method(self, other):
-            return getattr(_Ops.numpy, name)(self, other)
-
-    method.__name__ = name
-    return method
-
-
-for _dunder, _op in (
-    ("add", "add"),
-    ("sub", "subtract"),
-    ("mul", "multiply"),
-    ("truediv", "true_divide"),
-    ("floordiv", "floor_divide"),
-    ("mod", "mod"),
-    ("pow", "power"),
-    ("matmul", "matmul"),
-    # As NumPy: bitwise on integers, logical on booleans.
-    ("and", "bitwise_and"),
-    ("or", "bitwise_or"),
-    ("xor", "bitwise_xor"),
-    ("lshift", "left_shift"),
-    ("rshift", "right_shift"),
-):
-    setattr(OpenVINOTensor, f"__{_dunder}__", _binary(_op))
-    setattr(OpenVINOTensor, f"__r{_dunder}__", _binary(_op, reflected=True))
-for _dunder, _op in (
-    ("eq", "equal"),
-    ("ne", "not_equal"),
-    ("lt", "less"),
-    ("le", "less_equal"),
-    ("gt", "greater"),
-    ("ge", "greater_equal"),
-):
-    setattr(OpenVINOTensor, f"__{_dunder}__", _binary(_op))
+# As NumPy: ``&``, ``|`` and ``^`` are bitwise on integers, logical on booleans.
+numpy_shaped.add_binary_operators(OpenVINOTensor, lambda self: _Ops.numpy, numpy_shaped.BITWISE)

@@ -208,22 +208,28 @@ def _solve_nodes(a, b, n):
     return _backward(lu, _forward(lu, b, n, True), n)
 
 
-def solve(a, b):
+def _solve_system(name, a, b, solve_nodes, key=(), static=False):
+    """``solve_nodes(m, r, n)`` for the square float matrix ``a`` and ``b`` (matrices, or
+    one vector per matrix, solved as a column), in ``a``'s float dtype."""
     a, dtype, work = _float(a)
     b = to_tensor(b)
-    n = _square("solve", a)
+    n = _square(name, a)
     vector = b.ndim == a.ndim - 1
 
     def build(m, r):
         m, r = cv(m, work), cv(r, work)
         if vector:
             r = opset.unsqueeze(r, i64([-1])).output(0)
-        out = _solve_nodes(m, r, n)
+        out = solve_nodes(m, r, n)
         if vector:
             out = opset.squeeze(out, i64([-1])).output(0)
         return cv(out, dtype)
 
-    return run(("solve", n, vector, dtype), build, a, b, static=True)
+    return run((name, n, *key, vector, dtype), build, a, b, static=static)
+
+
+def solve(a, b):
+    return _solve_system("solve", a, b, _solve_nodes, static=True)
 
 
 def inv(x):
@@ -290,24 +296,13 @@ def _triangular(a, b, n, lower):
 
 
 def solve_triangular(a, b, lower=False):
-    a, dtype, work = _float(a)
-    b = to_tensor(b)
-    n = _square("solve_triangular", a)
-    vector = b.ndim == a.ndim - 1
-
-    def build(m, r):
-        m, r = cv(m, work), cv(r, work)
-        if vector:
-            r = opset.unsqueeze(r, i64([-1])).output(0)
+    def solve_nodes(m, r, n):
         r = opset.add(
             r, opset.multiply(opset.reduce_sum(m, i64([-1, -2]), True), const_like(0, m))
         ).output(0)
-        out = _triangular(m, r, n, bool(lower))
-        if vector:
-            out = opset.squeeze(out, i64([-1])).output(0)
-        return cv(out, dtype)
+        return _triangular(m, r, n, bool(lower))
 
-    return run(("solve_triangular", n, bool(lower), vector, dtype), build, a, b)
+    return _solve_system("solve_triangular", a, b, solve_nodes, key=(bool(lower),))
 
 
 def cholesky_inverse(x, upper=False):

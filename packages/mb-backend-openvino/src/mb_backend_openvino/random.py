@@ -270,19 +270,21 @@ def _gamma_node(s, alpha, n, stream):
     return opset.select(small, opset.multiply(result, boost), result).output(0)
 
 
+def _flat(node, shape):
+    """``node`` as float32, broadcast to ``shape`` and flattened (one element for ``()``)."""
+    node = cv(node, "float32")
+    if shape:
+        return reshape(opset.broadcast(node, i64(list(shape))).output(0), [-1])
+    return reshape(node, [1])
+
+
 def gamma(shape, alpha, dtype=None, seed=None):
     shape = _shape(shape)
     dtype = _dtype(dtype)
     n = _size(shape)
 
     def build(s, a):
-        a = cv(a, "float32")
-        flat = (
-            reshape(opset.broadcast(a, i64(list(shape))).output(0), [-1])
-            if shape
-            else reshape(a, [1])
-        )
-        return cv(reshape(_gamma_node(s, flat, n, 0), list(shape)), dtype)
+        return cv(reshape(_gamma_node(s, _flat(a, shape), n, 0), list(shape)), dtype)
 
     return run(("gamma", shape, dtype), build, _seed(seed), to_tensor(alpha))
 
@@ -292,17 +294,9 @@ def beta(shape, alpha, beta, dtype=None, seed=None):
     dtype = _dtype(dtype)
     n = _size(shape)
 
-    def flat(node):
-        node = cv(node, "float32")
-        return (
-            reshape(opset.broadcast(node, i64(list(shape))).output(0), [-1])
-            if shape
-            else reshape(node, [1])
-        )
-
     def build(s, a, b):
-        x = _gamma_node(s, flat(a), n, 1)
-        y = _gamma_node(s, flat(b), n, 2)
+        x = _gamma_node(s, _flat(a, shape), n, 1)
+        y = _gamma_node(s, _flat(b, shape), n, 2)
         out = opset.divide(x, opset.add(x, y))
         return cv(reshape(out.output(0), list(shape)), dtype)
 
@@ -320,16 +314,8 @@ def binomial(shape, counts, probabilities, dtype=None, seed=None):
     counts_t, probs_t = to_tensor(counts), to_tensor(probabilities)
     trials = int(np.max(counts_t.numpy())) if counts_t.size else 0
 
-    def flat(node):
-        node = cv(node, "float32")
-        return (
-            reshape(opset.broadcast(node, i64(list(shape))).output(0), [-1])
-            if shape
-            else reshape(node, [1])
-        )
-
     def build(s, c, p):
-        c, p = flat(c), flat(p)
+        c, p = _flat(c, shape), _flat(p, shape)
         if trials <= _EXACT_COUNTS:
             u = reshape(uniform01(s, n * max(trials, 1)), [max(trials, 1), n])
             hit = opset.less(u, opset.unsqueeze(p, i64([0])))

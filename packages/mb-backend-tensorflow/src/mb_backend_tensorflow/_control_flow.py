@@ -4,12 +4,11 @@ Everything here also works inside ``tf.function`` (graph mode): loops stay
 symbolic instead of unrolling in Python.
 """
 
-import builtins
-
 import tensorflow as tf
 
 from mb_backend_tensorflow import _compat
 from mb_backend_tensorflow._convert import convert_to_tensor
+from mb_ops import numpy_shaped
 
 
 def cond(pred, true_fn, false_fn):
@@ -128,10 +127,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     return carry, ys
 
 
-def _slice_axis(x, start, stop, step, axis):
-    index = [builtins.slice(None)] * x.shape.rank
-    index[axis] = builtins.slice(start, stop, step)
-    return x[tuple(index)]
+_slice_axis = numpy_shaped.slice_along
 
 
 def _interleave(a, b, axis):
@@ -170,27 +166,7 @@ def associative_scan(f, elems, reverse=False, axis=0):
         out = f(tf.nest.pack_sequence_as(elems, a_flat), tf.nest.pack_sequence_as(elems, b_flat))
         return [convert_to_tensor(o) for o in tf.nest.flatten(out)]
 
-    def recurse(level):
-        n = level[0].shape[axis]
-        if n < 2:
-            return level
-        evens = [_slice_axis(e, 0, n - 1, 2, axis) for e in level]
-        odds = [_slice_axis(e, 1, None, 2, axis) for e in level]
-        reduced = recurse(combine(evens, odds))
-        if n % 2 == 0:
-            rest = combine(
-                [_slice_axis(r, 0, -1, 1, axis) for r in reduced],
-                [_slice_axis(e, 2, None, 2, axis) for e in level],
-            )
-        else:
-            rest = combine(reduced, [_slice_axis(e, 2, None, 2, axis) for e in level])
-        even_out = [
-            tf.concat([_slice_axis(e, 0, 1, 1, axis), r], axis=axis)
-            for e, r in zip(level, rest, strict=True)
-        ]
-        return [_interleave(e, o, axis) for e, o in zip(even_out, reduced, strict=True)]
-
-    out = recurse(flat)
+    out = numpy_shaped.odd_even_scan(flat, axis, combine, tf.concat, _interleave)
     if reverse:
         out = [tf.reverse(e, [axis]) for e in out]
     return tf.nest.pack_sequence_as(elems, out)

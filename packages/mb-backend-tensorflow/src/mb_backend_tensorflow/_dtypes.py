@@ -21,14 +21,9 @@ def floatx():
 
 def dtype_of(x):
     """The dtype of ``x`` for promotion: Python scalars stay weak (``int``, ``float``)."""
-    if isinstance(x, bool):
-        return bool
-    if isinstance(x, int):
-        return int
-    if isinstance(x, float):
-        return float
-    if isinstance(x, complex):
-        return complex
+    kind = mb_dtypes.python_scalar_type(x)
+    if kind is not None:
+        return kind
     dtype = getattr(x, "dtype", None)
     if dtype is None:
         return standardize_dtype(tf.convert_to_tensor(x).dtype)

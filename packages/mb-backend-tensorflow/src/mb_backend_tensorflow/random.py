@@ -39,9 +39,8 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     return tf.cast(out * tf.cast(stddev, out.dtype) + tf.cast(mean, out.dtype), dtype)
 
 
-def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    dtype = _dtype(dtype)
-    compute = _compute(dtype)
+def _uniform(shape, minval, maxval, compute, dtype, seed):
+    """Stateless uniform draws in ``[minval, maxval)`` made in ``compute``, cast to ``dtype``."""
     out = tf.random.stateless_uniform(
         shape,
         seed=_key(seed),
@@ -50,6 +49,11 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
         dtype=compute,
     )
     return tf.cast(out, dtype)
+
+
+def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
+    dtype = _dtype(dtype)
+    return _uniform(shape, minval, maxval, _compute(dtype), dtype, seed)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
@@ -61,14 +65,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
 def randint(shape, minval, maxval, dtype="int32", seed=None):
     dtype = standardize_dtype(dtype)
     compute = dtype if dtype in ("int32", "int64") else "int64"
-    out = tf.random.stateless_uniform(
-        shape,
-        seed=_key(seed),
-        minval=tf.cast(minval, compute),
-        maxval=tf.cast(maxval, compute),
-        dtype=compute,
-    )
-    return tf.cast(out, dtype)
+    return _uniform(shape, minval, maxval, compute, dtype, seed)
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):

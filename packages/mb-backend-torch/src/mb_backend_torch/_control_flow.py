@@ -4,7 +4,7 @@ import torch
 
 from mb_backend_torch import _device
 from mb_backend_torch._convert import convert_to_tensor, to_tensor
-from mb_ops import tree
+from mb_ops import numpy_shaped, tree
 
 
 def cond(pred, true_fn, false_fn):
@@ -89,10 +89,7 @@ def map(f, xs):
     return ys
 
 
-def _slice_axis(x, start, stop, step, axis):
-    index = [slice(None)] * x.ndim
-    index[axis] = slice(start, stop, step)
-    return x[tuple(index)]
+_slice_axis = numpy_shaped.slice_along
 
 
 def _interleave(even, odd, axis):
@@ -131,31 +128,7 @@ def associative_scan(f, elems, reverse=False, axis=0):
         out = f(tree.pack_sequence_as(elems, a), tree.pack_sequence_as(elems, b))
         return [to_tensor(v) for v in tree.flatten(out)]
 
-    def run(xs):
-        length = xs[0].shape[axis]
-        if length < 2:
-            return xs
-        # Combine neighbouring pairs, scan the half-length result, then fill
-        # in the even positions.
-        pairs = combine(
-            [_slice_axis(x, 0, length - 1, 2, axis) for x in xs],
-            [_slice_axis(x, 1, None, 2, axis) for x in xs],
-        )
-        odd = run(pairs)
-        if length % 2 == 0:
-            even_rest = combine(
-                [_slice_axis(o, 0, -1, 1, axis) for o in odd],
-                [_slice_axis(x, 2, None, 2, axis) for x in xs],
-            )
-        else:
-            even_rest = combine(odd, [_slice_axis(x, 2, None, 2, axis) for x in xs])
-        even = [
-            torch.cat([_slice_axis(x, 0, 1, 1, axis), r], dim=axis)
-            for x, r in zip(xs, even_rest, strict=True)
-        ]
-        return [_interleave(e, o, axis) for e, o in zip(even, odd, strict=True)]
-
-    out = run(flat)
+    out = numpy_shaped.odd_even_scan(flat, axis, combine, torch.cat, _interleave)
     if reverse:
         out = [torch.flip(e, (axis,)) for e in out]
     return tree.pack_sequence_as(elems, out)

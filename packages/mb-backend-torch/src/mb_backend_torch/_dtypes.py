@@ -132,14 +132,9 @@ def weak_type(x):
     """The dtype of ``x`` for promotion: a torch dtype, or a weak Python type for scalars."""
     if isinstance(x, torch.Tensor):
         return x.dtype
-    if isinstance(x, bool):
-        return bool
-    if isinstance(x, int):
-        return int
-    if isinstance(x, float):
-        return float
-    if isinstance(x, complex):
-        return complex
+    kind = mb_dtypes.python_scalar_type(x)
+    if kind is not None:
+        return kind
     dtype = getattr(x, "dtype", None)
     if dtype is not None:
         return to_torch_dtype(dtype)

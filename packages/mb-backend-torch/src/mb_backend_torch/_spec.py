@@ -3,62 +3,38 @@
 Placeholders live on torch's ``meta`` device (no memory, no compute); a
 function that cannot run there is retried on real tensors. Unknown dimensions
 are found by running twice with two different sizes and marking the
-dimensions that changed.
+dimensions that changed (`mb_ops.numpy_shaped.spec_by_running`).
 """
 
 import torch
 
 import mb_ops
 from mb_backend_torch import _device
-from mb_backend_torch._dtypes import DTYPE_NAMES, to_torch_dtype
-from mb_ops import tree
-
-_FILL_A = 83
-_FILL_B = 89
+from mb_backend_torch._dtypes import to_torch_dtype
+from mb_ops import numpy_shaped
 
 
-def _is_keras_tensor(x):
-    return isinstance(x, mb_ops.KerasTensor)
+def _ones_on(device):
+    def ones(shape, dtype):
+        return torch.ones(shape, dtype=to_torch_dtype(dtype), device=device)
+
+    return ones
 
 
-def _placeholders(structure, fill, device):
-    def convert(x):
-        if _is_keras_tensor(x):
-            shape = [fill if d is None else d for d in x.shape]
-            return torch.ones(shape, dtype=to_torch_dtype(x.dtype), device=device)
-        return x
-
-    return tree.map_structure(convert, structure)
+_META_ONES = _ones_on("meta")
 
 
-def _run(fn, args, kwargs, fill):
-    try:
-        with _device.device_scope("meta"):
-            meta_args, meta_kwargs = _placeholders((args, kwargs), fill, "meta")
-            return fn(*meta_args, **meta_kwargs)
-    except Exception:
-        with _device.device_scope(_device.DEFAULT_DEVICE):
-            real_args, real_kwargs = _placeholders((args, kwargs), fill, _device.DEFAULT_DEVICE)
-            return fn(*real_args, **real_kwargs)
+def _is_tensor(x):
+    return isinstance(x, torch.Tensor)
 
 
 def compute_output_spec(fn, *args, **kwargs):
     """The KerasTensor(s) ``fn(*args, **kwargs)`` would return, for KerasTensor inputs."""
     with mb_ops.StatelessScope(), mb_ops.SymbolicScope(), torch.no_grad():
-        out_a = _run(fn, args, kwargs, _FILL_A)
-        dynamic = any(_is_keras_tensor(x) and None in x.shape for x in tree.flatten((args, kwargs)))
-        flat_a = tree.flatten(out_a)
-        if dynamic:
-            flat_b = tree.flatten(_run(fn, args, kwargs, _FILL_B))
-        else:
-            flat_b = flat_a
-        specs = []
-        for a, b in zip(flat_a, flat_b, strict=True):
-            if isinstance(a, torch.Tensor):
-                shape = tuple(
-                    da if da == db else None for da, db in zip(a.shape, b.shape, strict=True)
-                )
-                specs.append(mb_ops.KerasTensor(shape, dtype=DTYPE_NAMES[a.dtype]))
-            else:
-                specs.append(a)
-    return tree.pack_sequence_as(out_a, specs)
+        try:
+            with _device.device_scope("meta"):
+                return numpy_shaped.spec_by_running(fn, args, kwargs, _META_ONES, _is_tensor)
+        except Exception:
+            with _device.device_scope(_device.DEFAULT_DEVICE):
+                ones = _ones_on(_device.DEFAULT_DEVICE)
+                return numpy_shaped.spec_by_running(fn, args, kwargs, ones, _is_tensor)

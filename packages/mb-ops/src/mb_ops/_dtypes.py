@@ -367,6 +367,22 @@ def python_type_or_dtype(x: Any) -> Any:
     dtype = getattr(x, "dtype", None)
     if dtype is not None:
         return dtype
+    return python_scalar_type(x) or np.asarray(x).dtype
+
+
+def python_scalar_type(x: Any) -> type | None:
+    """``bool``, ``int``, ``float`` or ``complex`` where ``x`` is a number of that
+    Python type (a subclass counts: ``np.float64`` is a ``float``); None otherwise.
+
+    The weak type a Python scalar takes part in promotion with, written once for
+    mb_ops and the backends.
+
+    Example:
+
+    >>> from mb_ops.dtypes import python_scalar_type
+    >>> python_scalar_type(True), python_scalar_type(2.5), python_scalar_type("a")
+    (<class 'bool'>, <class 'float'>, None)
+    """
     if isinstance(x, bool):
         return bool
     if isinstance(x, int):
@@ -375,7 +391,7 @@ def python_type_or_dtype(x: Any) -> Any:
         return float
     if isinstance(x, complex):
         return complex
-    return np.asarray(x).dtype
+    return None
 
 
 BFLOAT16 = ml_dtypes.bfloat16

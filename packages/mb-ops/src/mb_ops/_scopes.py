@@ -66,6 +66,23 @@ class StatelessScope:
         self._donated: set[int] = set()
         self._previous: Any = None
 
+    @classmethod
+    def _snapshot(cls, variables: Any) -> StatelessScope:
+        """A scope mapping each initialized variable to its own live value, as it is.
+
+        What ``cls([(v, v.value) for v in variables])`` gives when no scope is active,
+        without converting and checking values that are the variables' own (an eager
+        optimizer step snapshots every slot of the model this way).
+        """
+        scope = cls()
+        for variable in variables:
+            value = variable._value
+            if value is None:  # deferred: read and checked as a given value would be
+                value = variable._convert_to_tensor(variable.value, dtype=variable.dtype)
+            scope.state_mapping[id(variable)] = value
+            scope._variables[id(variable)] = variable
+        return scope
+
     def __enter__(self) -> StatelessScope:
         self._previous = STATE.stateless_scope
         STATE.stateless_scope = self

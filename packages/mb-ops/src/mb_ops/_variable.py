@@ -12,12 +12,14 @@ value) and ``_convert_to_tensor(value, dtype=None)``.
 
 from __future__ import annotations
 
+from operator import methodcaller
 from typing import Any
 
 import numpy as np
 
 from mb_ops import _backends, _dtypes
 from mb_ops._distribution import _state as _distribution
+from mb_ops._operators import LOGICAL, add_binary_operators
 from mb_ops._scopes import current_path
 from mb_ops._state import STATE, auto_name
 
@@ -465,41 +467,4 @@ class Variable:
         return self._ops().round(self, decimals=ndigits or 0)
 
 
-def _binary(name: str, reflected: bool = False) -> Any:
-    if reflected:
-
-        def method(self: Variable, other: Any) -> Any:
-            return getattr(self._ops(), name)(other, self)
-    else:
-
-        def method(self: Variable, other: Any) -> Any:
-            return getattr(self._ops(), name)(self, other)
-
-    method.__name__ = name
-    return method
-
-
-for _dunder, _op in (
-    ("add", "add"),
-    ("sub", "subtract"),
-    ("mul", "multiply"),
-    ("truediv", "true_divide"),
-    ("floordiv", "floor_divide"),
-    ("mod", "mod"),
-    ("pow", "power"),
-    ("matmul", "matmul"),
-    ("and", "logical_and"),
-    ("or", "logical_or"),
-    ("xor", "logical_xor"),
-):
-    setattr(Variable, f"__{_dunder}__", _binary(_op))
-    setattr(Variable, f"__r{_dunder}__", _binary(_op, reflected=True))
-for _dunder, _op in (
-    ("eq", "equal"),
-    ("ne", "not_equal"),
-    ("lt", "less"),
-    ("le", "less_equal"),
-    ("gt", "greater"),
-    ("ge", "greater_equal"),
-):
-    setattr(Variable, f"__{_dunder}__", _binary(_op))
+add_binary_operators(Variable, methodcaller("_ops"), LOGICAL)

@@ -11,6 +11,7 @@ from mb_ops._dtypes import dtype_of as dtype_of
 from mb_ops._dtypes import is_complex_dtype as is_complex_dtype
 from mb_ops._dtypes import is_float_dtype as is_float_dtype
 from mb_ops._dtypes import is_int_dtype as is_int_dtype
+from mb_ops._dtypes import python_scalar_type as python_scalar_type
 from mb_ops._dtypes import python_type_or_dtype as python_type_or_dtype
 from mb_ops._dtypes import result_type as result_type
 from mb_ops._dtypes import standardize_dtype as standardize_dtype
@@ -27,6 +28,7 @@ __all__ = [
     "is_complex_dtype",
     "is_float_dtype",
     "is_int_dtype",
+    "python_scalar_type",
     "python_type_or_dtype",
     "result_type",
     "standardize_dtype",

@@ -1,6 +1,7 @@
 """Shared helpers of the image ops: layouts, batching and option checks."""
 
-from mb_ops import config, numpy_shaped
+from mb_backend_jax.nn._common import data_format_of as data_format_of
+from mb_ops import numpy_shaped
 
 RESIZE_INTERPOLATIONS = numpy_shaped.RESIZE_INTERPOLATIONS
 AFFINE_TRANSFORM_INTERPOLATIONS = {"nearest": 0, "bilinear": 1}
@@ -9,16 +10,6 @@ MAP_COORDINATES_FILL_MODES = {"constant", "nearest", "wrap", "mirror", "reflect"
 SCALE_AND_TRANSLATE_METHODS = {
     "linear", "bilinear", "trilinear", "cubic", "bicubic", "tricubic", "lanczos3", "lanczos5",
 }  # fmt: skip
-
-
-def data_format_of(data_format):
-    data_format = data_format or config.image_data_format()
-    if data_format not in ("channels_last", "channels_first"):
-        raise ValueError(
-            "data_format must be 'channels_last' or 'channels_first'. "
-            f"Received: data_format={data_format!r}."
-        )
-    return data_format
 
 
 def check_rank(images, name):

@@ -3,6 +3,7 @@
 import jax.numpy as jnp
 
 from mb_backend_jax.core import convert_to_tensor
+from mb_ops import numpy_shaped
 
 
 def where(condition, x1=None, x2=None):
@@ -81,13 +82,7 @@ def vectorize(pyfunc, *, excluded=None, signature=None):
 def pad(x, pad_width, mode="constant", constant_values=None):
     """``x`` padded by ``pad_width`` with the given ``mode``."""
     x = convert_to_tensor(x)
-    kwargs = {}
-    if constant_values is not None:
-        if mode != "constant":
-            raise ValueError(
-                f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
-            )
-        kwargs["constant_values"] = constant_values
+    kwargs = numpy_shaped.pad_keywords(mode, constant_values)
     return jnp.pad(x, pad_width, mode=mode, **kwargs)
 
 

@@ -23,32 +23,38 @@ def array(x, dtype=None):
     return convert_to_tensor(x, dtype=dtype)
 
 
-def zeros(shape, dtype=None):
-    return np.zeros(_shape(shape), dtype=_dtype(dtype))
+def _of_shape(np_fn):
+    """``np_fn`` (``np.zeros`` and kin) of a shape, in ``dtype`` (None: floatx)."""
+
+    def create(shape, dtype=None):
+        return np_fn(_shape(shape), dtype=_dtype(dtype))
+
+    create.__name__ = create.__qualname__ = np_fn.__name__
+    return create
 
 
-def ones(shape, dtype=None):
-    return np.ones(_shape(shape), dtype=_dtype(dtype))
+def _like(np_fn):
+    """``np_fn`` (``np.zeros_like`` and kin) of ``x``, in ``dtype`` (None: ``x``'s)."""
+
+    def create(x, dtype=None):
+        return np_fn(to_tensor(x), dtype=_like_dtype(dtype))
+
+    create.__name__ = create.__qualname__ = np_fn.__name__
+    return create
 
 
-def empty(shape, dtype=None):
-    return np.empty(_shape(shape), dtype=_dtype(dtype))
+zeros = _of_shape(np.zeros)
+ones = _of_shape(np.ones)
+empty = _of_shape(np.empty)
 
 
 def full(shape, fill_value, dtype=None):
     return np.full(_shape(shape), to_tensor(fill_value), dtype=_dtype(dtype))
 
 
-def zeros_like(x, dtype=None):
-    return np.zeros_like(to_tensor(x), dtype=_like_dtype(dtype))
-
-
-def ones_like(x, dtype=None):
-    return np.ones_like(to_tensor(x), dtype=_like_dtype(dtype))
-
-
-def empty_like(x, dtype=None):
-    return np.empty_like(to_tensor(x), dtype=_like_dtype(dtype))
+zeros_like = _like(np.zeros_like)
+ones_like = _like(np.ones_like)
+empty_like = _like(np.empty_like)
 
 
 def full_like(x, fill_value, dtype=None):

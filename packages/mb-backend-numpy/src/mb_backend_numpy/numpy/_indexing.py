@@ -4,6 +4,7 @@ import numpy as np
 
 from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy.numpy._common import axis_arg, cast, promote
+from mb_ops import numpy_shaped
 
 
 def where(condition, x1=None, x2=None):
@@ -122,11 +123,5 @@ def isin(x1, x2, assume_unique=False, invert=False):
 
 def pad(x, pad_width, mode="constant", constant_values=None):
     x = to_tensor(x)
-    kwargs = {}
-    if constant_values is not None:
-        if mode != "constant":
-            raise ValueError(
-                f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
-            )
-        kwargs["constant_values"] = constant_values
+    kwargs = numpy_shaped.pad_keywords(mode, constant_values)
     return np.pad(x, np.asarray(pad_width).tolist(), mode=mode, **kwargs)

@@ -5,15 +5,12 @@ import numpy as np
 from mb_backend_numpy._convert import to_tensor
 from mb_backend_numpy._dtypes import dtype_of, name_of, result_type, standardize_dtype
 from mb_backend_numpy.numpy._common import cast, floatx, promote, sum_dtype
+from mb_ops import numpy_shaped
 
 
 def matmul(x1, x2):
     x1, x2 = to_tensor(x1), to_tensor(x2)
-    if x1.ndim == 0 or x2.ndim == 0:
-        raise ValueError(
-            "matmul expects inputs of rank 1 or more. "
-            f"Received: x1.shape={x1.shape}, x2.shape={x2.shape}. Use multiply for scalars."
-        )
+    numpy_shaped.check_matmul_ranks(x1.shape, x2.shape)
     if x1.dtype == x2.dtype and x1.dtype.kind in "fc":
         return np.matmul(x1, x2)  # the common case: nothing to promote
     if name_of(x1.dtype) == "int8" and name_of(x2.dtype) == "int8":

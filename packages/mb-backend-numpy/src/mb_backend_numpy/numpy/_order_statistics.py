@@ -30,36 +30,23 @@ def _quantile_input(x):
     return x, out
 
 
-@quiet
-def quantile(x, q, axis=None, method="linear", keepdims=False):
-    x, dtype = _quantile_input(x)
-    q = to_tensor(q)
-    out = np.quantile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    return cast(out, dtype)
+def _quantile_function(np_fn, guard):
+    """``np_fn`` (``np.quantile`` and kin) as the contract's function: bools compute in
+    floatx, ints in a float (int64 in floatx), under ``guard`` (`quiet` or `silent`)."""
+
+    def function(x, q, axis=None, method="linear", keepdims=False):
+        x, dtype = _quantile_input(x)
+        q = to_tensor(q)
+        return cast(np_fn(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims), dtype)
+
+    function.__name__ = function.__qualname__ = np_fn.__name__
+    return guard(function)
 
 
-@silent
-def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    x, dtype = _quantile_input(x)
-    q = to_tensor(q)
-    out = np.nanquantile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    return cast(out, dtype)
-
-
-@quiet
-def percentile(x, q, axis=None, method="linear", keepdims=False):
-    x, dtype = _quantile_input(x)
-    q = to_tensor(q)
-    out = np.percentile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    return cast(out, dtype)
-
-
-@silent
-def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    x, dtype = _quantile_input(x)
-    q = to_tensor(q)
-    out = np.nanpercentile(x, q, axis=axis_arg(axis), method=method, keepdims=keepdims)
-    return cast(out, dtype)
+quantile = _quantile_function(np.quantile, quiet)
+nanquantile = _quantile_function(np.nanquantile, silent)
+percentile = _quantile_function(np.percentile, quiet)
+nanpercentile = _quantile_function(np.nanpercentile, silent)
 
 
 def sort(x, axis=-1):

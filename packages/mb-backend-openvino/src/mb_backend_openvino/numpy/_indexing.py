@@ -25,6 +25,7 @@ from mb_backend_openvino._graph import (
 )
 from mb_backend_openvino._tensor import OpenVINOTensor
 from mb_backend_openvino.numpy._shape import nonzero
+from mb_ops import numpy_shaped
 
 
 def _is_array(k):
@@ -451,10 +452,7 @@ def pad(x, pad_width, mode="constant", constant_values=None):
             f"pad mode {mode!r} is not supported on the openvino backend. Expected one of "
             f"{', '.join(_PAD_MODES)}."
         )
-    if constant_values is not None and mode != "constant":
-        raise ValueError(
-            f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
-        )
+    numpy_shaped.pad_keywords(mode, constant_values)
     widths = np.asarray(convert_to_numpy(pad_width), dtype=np.int64)
     if widths.ndim == 0 or widths.size == 1:
         widths = np.full((x.ndim, 2), int(widths.reshape(-1)[0]))

@@ -7,6 +7,7 @@ from mb_backend_openvino import _dtypes
 from mb_backend_openvino._convert import convert_to_numpy, to_tensor
 from mb_backend_openvino._graph import canonical_axis, cv, i64, opset, promote, run
 from mb_backend_openvino.numpy._shape import expand_dims, known_dim, ravel, reshape, slice_axis
+from mb_ops import numpy_shaped
 
 
 def _common(xs):
@@ -116,14 +117,4 @@ def array_split(x, indices_or_sections, axis=0):
     return _split(x, indices_or_sections, axis, False)
 
 
-def hsplit(x, indices_or_sections):
-    x = to_tensor(x)
-    return split(x, indices_or_sections, axis=1 if x.ndim > 1 else 0)
-
-
-def vsplit(x, indices_or_sections):
-    return split(x, indices_or_sections, axis=0)
-
-
-def dsplit(x, indices_or_sections):
-    return split(x, indices_or_sections, axis=2)
+hsplit, vsplit, dsplit = numpy_shaped.axis_splits(split, to_tensor, "openvino")

@@ -21,6 +21,7 @@ from mb_backend_openvino._graph import (
 )
 from mb_backend_openvino.linalg import slogdet_parts
 from mb_backend_openvino.numpy._shape import known_dim, ravel
+from mb_ops import numpy_shaped
 
 
 def _work(dtype):
@@ -38,11 +39,7 @@ def _matmul_node(a, b):
 
 def matmul(x1, x2):
     x1, x2 = to_tensor(x1), to_tensor(x2)
-    if x1.ndim == 0 or x2.ndim == 0:
-        raise ValueError(
-            "matmul expects inputs of rank 1 or more. "
-            f"Received: x1.shape={x1.shape}, x2.shape={x2.shape}. Use multiply for scalars."
-        )
+    numpy_shaped.check_matmul_ranks(x1.shape, x2.shape)
     if x1.dtype == "int8" and x2.dtype == "int8":
         dtype = "int32"  # as JAX: int8 products accumulate in int32
     else:

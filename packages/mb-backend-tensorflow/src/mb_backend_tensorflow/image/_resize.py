@@ -61,32 +61,7 @@ def resize(
     return undo_layout(undo_batch(out))
 
 
-def _triangle(x):
-    return tf.maximum(tf.zeros_like(x), 1.0 - tf.abs(x))
-
-
-def _keys_cubic(x):
-    out = ((1.5 * x - 2.5) * x) * x + 1.0
-    out = tf.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, out)
-    return tf.where(x >= 2.0, tf.zeros_like(x), out)
-
-
-def _lanczos(radius):
-    def kernel(x):
-        y = radius * tf.sin(np.pi * x) * tf.sin(np.pi * x / radius)
-        safe = tf.where(x != 0, np.pi**2 * x**2, tf.ones_like(x))
-        out = tf.where(x > 1e-3, y / safe, tf.ones_like(x))
-        return tf.where(x > radius, tf.zeros_like(x), out)
-
-    return kernel
-
-
-_KERNELS = {
-    "linear": _triangle,
-    "cubic": _keys_cubic,
-    "lanczos3": _lanczos(3.0),
-    "lanczos5": _lanczos(5.0),
-}
+_KERNELS = numpy_shaped.resize_kernels(tf)
 
 
 def _weights(in_size, out_size, scale, translation, kernel, antialias):

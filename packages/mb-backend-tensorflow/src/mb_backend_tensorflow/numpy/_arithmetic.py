@@ -171,20 +171,23 @@ def reciprocal(x):
     return tf.math.reciprocal(x)
 
 
-def maximum(x1, x2):
-    (x1, x2), dtype = promote(x1, x2)
-    if dtype == "bool":
-        return tf.logical_or(x1, x2)
-    compute = _via(dtype, None)
-    return tf.cast(tf.maximum(tf.cast(x1, compute), tf.cast(x2, compute)), dtype)
+def _extremum(name, tf_fn, on_bools):
+    """Element-wise ``tf_fn`` (``tf.maximum``/``tf.minimum``) of the promoted operands,
+    ``on_bools`` (``tf.logical_or``/``tf.logical_and``) for bools."""
+
+    def extremum(x1, x2):
+        (x1, x2), dtype = promote(x1, x2)
+        if dtype == "bool":
+            return on_bools(x1, x2)
+        compute = _via(dtype, None)
+        return tf.cast(tf_fn(tf.cast(x1, compute), tf.cast(x2, compute)), dtype)
+
+    extremum.__name__ = extremum.__qualname__ = name
+    return extremum
 
 
-def minimum(x1, x2):
-    (x1, x2), dtype = promote(x1, x2)
-    if dtype == "bool":
-        return tf.logical_and(x1, x2)
-    compute = _via(dtype, None)
-    return tf.cast(tf.minimum(tf.cast(x1, compute), tf.cast(x2, compute)), dtype)
+maximum = _extremum("maximum", tf.maximum, tf.logical_or)
+minimum = _extremum("minimum", tf.minimum, tf.logical_and)
 
 
 def fmax(x1, x2):

@@ -99,13 +99,19 @@ def tri(N, M=None, k=0, dtype=None):
     return tf.cast(cols - rows <= k, dtype)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
-    if num < 0:
-        raise ValueError(f"linspace needs a non-negative num. Received num={num}.")
+def _space_dtypes(start, stop, dtype):
+    """The result dtype of a ``*space`` op (None: promoted from start, stop and float) and
+    the float dtype it is computed in (float64 for 64-bit results, else float32)."""
     if dtype is None:
         dtype = result_type(dtype_of(start), dtype_of(stop), float)
     dtype = standardize_dtype(dtype)
-    compute = "float64" if dtype in ("float64", "int64") else "float32"
+    return dtype, "float64" if dtype in ("float64", "int64") else "float32"
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    if num < 0:
+        raise ValueError(f"linspace needs a non-negative num. Received num={num}.")
+    dtype, compute = _space_dtypes(start, stop, dtype)
     start = tf.cast(tensor(start), compute)
     stop = tf.cast(tensor(stop), compute)
     div = (num - 1) if endpoint else num
@@ -136,19 +142,13 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 
 def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
-    if dtype is None:
-        dtype = result_type(dtype_of(start), dtype_of(stop), float)
-    dtype = standardize_dtype(dtype)
-    compute = "float64" if dtype in ("float64", "int64") else "float32"
+    dtype, compute = _space_dtypes(start, stop, dtype)
     exps = linspace(start, stop, num=num, endpoint=endpoint, dtype=compute, axis=axis)
     return tf.cast(tf.pow(tf.cast(base, compute), exps), dtype)
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    if dtype is None:
-        dtype = result_type(dtype_of(start), dtype_of(stop), float)
-    dtype = standardize_dtype(dtype)
-    compute = "float64" if dtype in ("float64", "int64") else "float32"
+    dtype, compute = _space_dtypes(start, stop, dtype)
     start = tf.cast(tensor(start), compute)
     stop = tf.cast(tensor(stop), compute)
     sign = tf.where(start < 0, tf.constant(-1.0, compute), tf.constant(1.0, compute))

@@ -12,20 +12,23 @@ def _flatten_axis(x, axis):
     return x, axis
 
 
-def cumsum(x, axis=None, dtype=None):
-    x = tensor(x, dtype)
-    if dt(x) == "bool":
-        x = tf.cast(x, "int32")
-    x, axis = _flatten_axis(x, axis)
-    return tf.math.cumsum(x, axis=axis)
+def _cumulative(name, tf_fn):
+    """``tf_fn`` (``tf.math.cumsum``/``cumprod``) along ``axis`` (None: of the flattened
+    tensor), bools counted as int32."""
+
+    def cumulative(x, axis=None, dtype=None):
+        x = tensor(x, dtype)
+        if dt(x) == "bool":
+            x = tf.cast(x, "int32")
+        x, axis = _flatten_axis(x, axis)
+        return tf_fn(x, axis=axis)
+
+    cumulative.__name__ = cumulative.__qualname__ = name
+    return cumulative
 
 
-def cumprod(x, axis=None, dtype=None):
-    x = tensor(x, dtype)
-    if dt(x) == "bool":
-        x = tf.cast(x, "int32")
-    x, axis = _flatten_axis(x, axis)
-    return tf.math.cumprod(x, axis=axis)
+cumsum = _cumulative("cumsum", tf.math.cumsum)
+cumprod = _cumulative("cumprod", tf.math.cumprod)
 
 
 def nancumsum(x, axis=None, dtype=None):

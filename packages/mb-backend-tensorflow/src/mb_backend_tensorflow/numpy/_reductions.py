@@ -119,20 +119,23 @@ def _float_cast(x):
     return x
 
 
-def var(x, axis=None, keepdims=False):
-    x = tensor(x)
-    compute = result_type(dt(x), "float32")
-    out_dtype = result_type(dt(x), float)
-    out = tf.math.reduce_variance(tf.cast(x, compute), axis=_axis(axis), keepdims=keepdims)
-    return tf.cast(out, out_dtype)
+def _moment(name, reduce_fn):
+    """``reduce_fn`` (``tf.math.reduce_variance``/``reduce_std``) computed in at least
+    float32, returned in ``x``'s float dtype."""
+
+    def moment(x, axis=None, keepdims=False):
+        x = tensor(x)
+        compute = result_type(dt(x), "float32")
+        out_dtype = result_type(dt(x), float)
+        out = reduce_fn(tf.cast(x, compute), axis=_axis(axis), keepdims=keepdims)
+        return tf.cast(out, out_dtype)
+
+    moment.__name__ = moment.__qualname__ = name
+    return moment
 
 
-def std(x, axis=None, keepdims=False):
-    x = tensor(x)
-    compute = result_type(dt(x), "float32")
-    out_dtype = result_type(dt(x), float)
-    out = tf.math.reduce_std(tf.cast(x, compute), axis=_axis(axis), keepdims=keepdims)
-    return tf.cast(out, out_dtype)
+var = _moment("var", tf.math.reduce_variance)
+std = _moment("std", tf.math.reduce_std)
 
 
 def average(x, axis=None, weights=None):

@@ -16,19 +16,11 @@ from mb_backend_torch.image._geometry import perspective_transform as perspectiv
 from mb_backend_torch.image._resize import RESIZE_INTERPOLATIONS as RESIZE_INTERPOLATIONS
 from mb_backend_torch.image._resize import resize as resize
 from mb_backend_torch.image._resize import scale_and_translate as scale_and_translate
+from mb_ops import numpy_shaped
 
 AFFINE_TRANSFORM_INTERPOLATIONS = ("nearest", "bilinear")
 AFFINE_TRANSFORM_FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
-SCALE_AND_TRANSLATE_METHODS = (
-    "linear",
-    "bilinear",
-    "trilinear",
-    "cubic",
-    "bicubic",
-    "tricubic",
-    "lanczos3",
-    "lanczos5",
-)
+SCALE_AND_TRANSLATE_METHODS = numpy_shaped.SCALE_AND_TRANSLATE_METHODS
 
 # Every image op is supported on torch (map_coordinates: orders 0 and 1, as in Keras).
 UNSUPPORTED = {}

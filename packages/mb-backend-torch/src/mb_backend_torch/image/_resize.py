@@ -1,7 +1,5 @@
 """Resizing (with crop/pad to the target aspect ratio) and scale-and-translate."""
 
-import math
-
 import torch
 import torch.nn.functional as tnn
 
@@ -14,39 +12,9 @@ RESIZE_INTERPOLATIONS = (*numpy_shaped.RESIZE_INTERPOLATIONS, "area")
 _INTERPOLATE = {"bilinear": "bilinear", "nearest": "nearest-exact", "bicubic": "bicubic"}
 
 
-def _triangle(x):
-    return torch.clamp(1 - x.abs(), min=0.0)
-
-
-def _keys_cubic(x):
-    x = x.abs()
-    out = ((1.5 * x - 2.5) * x) * x + 1.0
-    out = torch.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, out)
-    return torch.where(x >= 2.0, torch.zeros_like(out), out)
-
-
-def _lanczos(radius):
-    def kernel(x):
-        x = x.abs()
-        y = radius * torch.sin(math.pi * x) * torch.sin(math.pi * x / radius)
-        safe = torch.where(x != 0, math.pi**2 * x**2, torch.ones_like(x))
-        out = torch.where(x > 1e-3, y / safe, torch.ones_like(x))
-        return torch.where(x > radius, torch.zeros_like(out), out)
-
-    return kernel
-
-
-_KERNELS = {
-    "linear": _triangle,
-    "bilinear": _triangle,
-    "trilinear": _triangle,
-    "triangle": _triangle,
-    "cubic": _keys_cubic,
-    "bicubic": _keys_cubic,
-    "tricubic": _keys_cubic,
-    "lanczos3": _lanczos(3.0),
-    "lanczos5": _lanczos(5.0),
-}
+_SHARED_KERNELS = list(numpy_shaped.resize_kernels(torch).items())
+# "triangle" (JAX's name of the linear kernel) is accepted too, listed after "trilinear".
+_KERNELS = dict([*_SHARED_KERNELS[:3], ("triangle", _SHARED_KERNELS[0][1]), *_SHARED_KERNELS[3:]])
 
 
 def _weights(in_size, out_size, scale, translation, kernel, antialias, dtype, device):

@@ -9,6 +9,16 @@ from mb_backend_torch.numpy._common import t, to_float
 from mb_ops import config
 
 
+def _log_probabilities(output, from_logits, axis):
+    """``log_softmax`` of logits, or the log of probabilities renormalized along ``axis``
+    and clipped to ``[epsilon, 1 - epsilon]``."""
+    if from_logits:
+        return tnn.log_softmax(output, dim=axis)
+    eps = config.epsilon()
+    output = output / output.sum(dim=axis, keepdim=True)
+    return torch.log(output.clamp(eps, 1.0 - eps))
+
+
 def categorical_crossentropy(target, output, from_logits=False, axis=-1):
     target = t(target)
     output = to_float(output)
@@ -20,12 +30,7 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
     if output.ndim < 1:
         raise ValueError("categorical_crossentropy needs inputs of rank >= 1; got scalars.")
     target = target.to(output.dtype)
-    if from_logits:
-        log_prob = tnn.log_softmax(output, dim=axis)
-    else:
-        eps = config.epsilon()
-        output = output / output.sum(dim=axis, keepdim=True)
-        log_prob = torch.log(output.clamp(eps, 1.0 - eps))
+    log_prob = _log_probabilities(output, from_logits, axis)
     return -(target * log_prob).sum(dim=axis)
 
 
@@ -44,12 +49,7 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
             f"the class axis. Received target.shape={tuple(target.shape)}, "
             f"output.shape={tuple(output.shape)}."
         )
-    if from_logits:
-        log_prob = tnn.log_softmax(output, dim=axis)
-    else:
-        eps = config.epsilon()
-        output = output / output.sum(dim=axis, keepdim=True)
-        log_prob = torch.log(output.clamp(eps, 1.0 - eps))
+    log_prob = _log_probabilities(output, from_logits, axis)
     log_prob = torch.moveaxis(log_prob, axis, -1)
     return -torch.gather(log_prob, -1, target.unsqueeze(-1)).squeeze(-1)
 

@@ -117,24 +117,21 @@ def reciprocal(x):
     return torch.reciprocal(to_float(x))
 
 
-def maximum(x1, x2):
-    x1, x2 = promote(x1, x2)
-    return torch.maximum(x1, x2)
+def _on_promoted(fn):
+    """``fn`` of the two operands promoted to one dtype."""
+
+    def op(x1, x2):
+        x1, x2 = promote(x1, x2)
+        return fn(x1, x2)
+
+    op.__name__ = op.__qualname__ = fn.__name__
+    return op
 
 
-def minimum(x1, x2):
-    x1, x2 = promote(x1, x2)
-    return torch.minimum(x1, x2)
-
-
-def fmax(x1, x2):
-    x1, x2 = promote(x1, x2)
-    return torch.fmax(x1, x2)
-
-
-def fmin(x1, x2):
-    x1, x2 = promote(x1, x2)
-    return torch.fmin(x1, x2)
+maximum = _on_promoted(torch.maximum)
+minimum = _on_promoted(torch.minimum)
+fmax = _on_promoted(torch.fmax)
+fmin = _on_promoted(torch.fmin)
 
 
 def heaviside(x1, x2):

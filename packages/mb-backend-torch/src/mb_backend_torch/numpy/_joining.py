@@ -4,6 +4,7 @@ split, array_split, hsplit/vsplit/dsplit."""
 import torch
 
 from mb_backend_torch.numpy._common import ints, promote, promote_many, t
+from mb_ops import numpy_shaped
 
 
 def _same_dtype(xs):
@@ -63,14 +64,4 @@ def array_split(x, indices_or_sections, axis=0):
     return list(torch.tensor_split(x, indices_or_sections, dim=axis))
 
 
-def hsplit(x, indices_or_sections):
-    x = t(x)
-    return split(x, indices_or_sections, axis=1 if x.ndim > 1 else 0)
-
-
-def vsplit(x, indices_or_sections):
-    return split(x, indices_or_sections, axis=0)
-
-
-def dsplit(x, indices_or_sections):
-    return split(x, indices_or_sections, axis=2)
+hsplit, vsplit, dsplit = numpy_shaped.axis_splits(split, t, "torch")

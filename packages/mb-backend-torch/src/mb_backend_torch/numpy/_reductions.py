@@ -52,20 +52,26 @@ def prod(x, axis=None, keepdims=False, dtype=None):
     return out.to(dtype)
 
 
-def mean(x, axis=None, keepdims=False):
-    x = _stack_if_sequence(x)
-    if empty_axis(axis):
-        return x
+def _float_mean(fn, x, axis, keepdims):
+    """``fn`` (``torch.mean``/``torch.nanmean``) over ``axis`` (None: all), computed in
+    ``x``'s float compute dtype and returned in its result dtype."""
     compute, result = float_compute(x.dtype)
     if x.dtype is not compute:
         x = x.to(compute)
     if axis is None:
-        out = torch.mean(x)
+        out = fn(x)
         if keepdims:
             out = out.reshape((1,) * x.ndim)
     else:
-        out = torch.mean(x, dim=axis_arg(axis), keepdim=keepdims)
+        out = fn(x, dim=axis_arg(axis), keepdim=keepdims)
     return out if out.dtype is result else out.to(result)
+
+
+def mean(x, axis=None, keepdims=False):
+    x = _stack_if_sequence(x)
+    if empty_axis(axis):
+        return x
+    return _float_mean(torch.mean, x, axis, keepdims)
 
 
 def var(x, axis=None, keepdims=False):
@@ -134,24 +140,25 @@ def amin(x, axis=None, keepdims=False):
     return min(x, axis=axis, keepdims=keepdims)
 
 
-def all(x, axis=None, keepdims=False):
-    x = t(x)
-    if empty_axis(axis):
-        return x.to(BOOL)
-    if axis is None:
-        out = torch.all(x)
-        return out.reshape((1,) * x.ndim) if keepdims else out
-    return torch.all(x, dim=axis_arg(axis), keepdim=keepdims)
+def _truth_reduction(fn):
+    """``fn`` (``torch.all``/``torch.any``) over ``axis`` (None: every axis; an empty
+    tuple: none, each element as a bool)."""
+
+    def reduction(x, axis=None, keepdims=False):
+        x = t(x)
+        if empty_axis(axis):
+            return x.to(BOOL)
+        if axis is None:
+            out = fn(x)
+            return out.reshape((1,) * x.ndim) if keepdims else out
+        return fn(x, dim=axis_arg(axis), keepdim=keepdims)
+
+    reduction.__name__ = reduction.__qualname__ = fn.__name__
+    return reduction
 
 
-def any(x, axis=None, keepdims=False):
-    x = t(x)
-    if empty_axis(axis):
-        return x.to(BOOL)
-    if axis is None:
-        out = torch.any(x)
-        return out.reshape((1,) * x.ndim) if keepdims else out
-    return torch.any(x, dim=axis_arg(axis), keepdim=keepdims)
+all = _truth_reduction(torch.all)
+any = _truth_reduction(torch.any)
 
 
 def _arg(fn, x, axis, keepdims):
@@ -273,15 +280,7 @@ def nanmean(x, axis=None, keepdims=False):
     x = t(x)
     if empty_axis(axis):
         return x
-    compute, result = float_compute(x.dtype)
-    x = x.to(compute)
-    if axis is None:
-        out = torch.nanmean(x)
-        if keepdims:
-            out = out.reshape((1,) * x.ndim)
-    else:
-        out = torch.nanmean(x, dim=axis_arg(axis), keepdim=keepdims)
-    return out.to(result)
+    return _float_mean(torch.nanmean, x, axis, keepdims)
 
 
 def nanvar(x, axis=None, keepdims=False):

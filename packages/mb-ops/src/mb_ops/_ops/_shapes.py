@@ -29,19 +29,18 @@ def shape_of(x: Any) -> tuple[Any, ...]:
     return ()
 
 
+# What a Python scalar of each type brings to promotion: int and float stay weak.
+_SCALAR_PROMOTION = {bool: "bool", int: int, float: float, complex: "complex64"}
+
+
 def dtype_of(x: Any) -> Any:
     """What an operand contributes to ``result_type`` (Python scalars are weak)."""
     dtype = getattr(x, "dtype", None)
     if dtype is not None:
         return _dtypes.standardize_dtype(dtype)
-    if isinstance(x, bool):
-        return "bool"
-    if isinstance(x, int):
-        return int
-    if isinstance(x, float):
-        return float
-    if isinstance(x, complex):
-        return "complex64"
+    kind = _dtypes.python_scalar_type(x)
+    if kind is not None:
+        return _SCALAR_PROMOTION[kind]
     if isinstance(x, (list, tuple)):
         if not x:
             return float

@@ -15,16 +15,22 @@ once for all five backends.
 
 from __future__ import annotations
 
+from mb_ops._operators import BITWISE as BITWISE
+from mb_ops._operators import add_binary_operators as add_binary_operators
 from mb_ops.numpy_shaped._arrays import NumpyDtypes as NumpyDtypes
 from mb_ops.numpy_shaped._arrays import as_shape as as_shape
+from mb_ops.numpy_shaped._arrays import axis_splits as axis_splits
 from mb_ops.numpy_shaped._arrays import check_dense as check_dense
 from mb_ops.numpy_shaped._arrays import empty_shape as empty_shape
 from mb_ops.numpy_shaped._arrays import from_python as from_python
+from mb_ops.numpy_shaped._arrays import pad_keywords as pad_keywords
 from mb_ops.numpy_shaped._arrays import parse_gufunc_signature as parse_gufunc_signature
 from mb_ops.numpy_shaped._control_flow import associative_scan as associative_scan
 from mb_ops.numpy_shaped._control_flow import fori_loop as fori_loop
 from mb_ops.numpy_shaped._control_flow import map as map
+from mb_ops.numpy_shaped._control_flow import odd_even_scan as odd_even_scan
 from mb_ops.numpy_shaped._control_flow import scan as scan
+from mb_ops.numpy_shaped._control_flow import slice_along as slice_along
 from mb_ops.numpy_shaped._control_flow import vectorized_map as vectorized_map
 from mb_ops.numpy_shaped._control_flow import while_loop as while_loop
 from mb_ops.numpy_shaped._conv import channels_of as channels_of
@@ -52,6 +58,7 @@ from mb_ops.numpy_shaped._inference import refusals_for as refusals_for
 from mb_ops.numpy_shaped._inference import remat as remat
 from mb_ops.numpy_shaped._loops import eager_loop_functions as eager_loop_functions
 from mb_ops.numpy_shaped._math import check_cdist_shapes as check_cdist_shapes
+from mb_ops.numpy_shaped._math import check_matmul_ranks as check_matmul_ranks
 from mb_ops.numpy_shaped._math import check_stft_arguments as check_stft_arguments
 from mb_ops.numpy_shaped._math import complex_parts as complex_parts
 from mb_ops.numpy_shaped._math import istft_bounds as istft_bounds
@@ -68,6 +75,7 @@ from mb_ops.numpy_shaped._resize import (
 from mb_ops.numpy_shaped._resize import interpolation_weights as interpolation_weights
 from mb_ops.numpy_shaped._resize import nearest_indices as nearest_indices
 from mb_ops.numpy_shaped._resize import resize_function as resize_function
+from mb_ops.numpy_shaped._resize import resize_kernels as resize_kernels
 from mb_ops.numpy_shaped._resize import resized_axes as resized_axes
 from mb_ops.numpy_shaped._resize import resized_shape as resized_shape
 from mb_ops.numpy_shaped._rnn import no_fused_kernels as no_fused_kernels

@@ -126,3 +126,46 @@ def parse_gufunc_signature(
         return [tuple(d for d in group.split(",") if d) for group in _CORE_DIMS.findall(part)]
 
     return parse(inputs), parse(outputs)
+
+
+def pad_keywords(mode: str, constant_values: Any) -> dict[str, Any]:
+    """The keywords of a NumPy-style ``pad`` for ``constant_values`` (none for None);
+    refuses ``constant_values`` with a ``mode`` other than ``"constant"``.
+
+    >>> pad_keywords("constant", 1.5), pad_keywords("reflect", None)
+    ({'constant_values': 1.5}, {})
+    """
+    if constant_values is None:
+        return {}
+    if mode != "constant":
+        raise ValueError(
+            f"pad accepts `constant_values` only with mode='constant'. Received: mode={mode!r}."
+        )
+    return {"constant_values": constant_values}
+
+
+def axis_splits(split: Any, to_tensor: Any, backend: str) -> tuple[Any, Any, Any]:
+    """A backend's ``hsplit``, ``vsplit`` and ``dsplit`` over its own
+    ``split(x, indices_or_sections, axis)``: along axis 1 (0 for a 1-D tensor), 0 and 2.
+
+    >>> import numpy as np
+    >>> hsplit, vsplit, dsplit = axis_splits(np.split, np.asarray, "numpy")
+    >>> [p.tolist() for p in hsplit(np.arange(4), 2)]
+    [[0, 1], [2, 3]]
+    """
+
+    def hsplit(x, indices_or_sections):
+        x = to_tensor(x)
+        return split(x, indices_or_sections, axis=1 if len(x.shape) > 1 else 0)
+
+    def vsplit(x, indices_or_sections):
+        return split(x, indices_or_sections, axis=0)
+
+    def dsplit(x, indices_or_sections):
+        return split(x, indices_or_sections, axis=2)
+
+    functions = (hsplit, vsplit, dsplit)
+    for function in functions:
+        function.__module__ = f"mb_backend_{backend}.numpy"
+        function.__qualname__ = function.__name__
+    return functions

@@ -171,3 +171,54 @@ def associative_scan(
     if reverse:
         flat = [xp.flip(r, axis) for r in flat]
     return tree.pack_sequence_as(elems, flat)
+
+
+def slice_along(x: Any, start: Any, stop: Any, step: Any, axis: int) -> Any:
+    """``x[start:stop:step]`` along ``axis``, every other axis whole (any sliceable tensor).
+
+    >>> import numpy as np
+    >>> slice_along(np.arange(6).reshape(2, 3), 0, None, 2, 1).tolist()
+    [[0, 2], [3, 5]]
+    """
+    index = [slice(None)] * len(x.shape)
+    index[axis] = slice(start, stop, step)
+    return x[tuple(index)]
+
+
+def odd_even_scan(level: list[Any], axis: int, combine: Any, concat: Any, interleave: Any) -> Any:
+    """The inclusive scan of the tensors ``level`` along ``axis`` by the classic odd/even
+    recursion (log depth): neighbouring pairs are combined, the half-length result is
+    scanned, then the even positions are filled in.
+
+    ``combine(a, b)`` applies the scanned function to two lists of tensors;
+    ``concat(tensors, axis)`` and ``interleave(even, odd, axis)`` (``even[0], odd[0],
+    even[1], ...``, ``even`` as long as ``odd`` or one longer) are the engine's.
+
+    >>> import numpy as np
+    >>> def interleave(even, odd, axis):
+    ...     out = np.empty(len(even) + len(odd), even.dtype)
+    ...     out[0::2], out[1::2] = even, odd
+    ...     return out
+    >>> add = lambda a, b: [x + y for x, y in zip(a, b)]
+    >>> odd_even_scan([np.arange(1, 6)], 0, add, np.concatenate, interleave)[0].tolist()
+    [1, 3, 6, 10, 15]
+    """
+    n = level[0].shape[axis]
+    if n < 2:
+        return level
+    pairs = combine(
+        [slice_along(e, 0, n - 1, 2, axis) for e in level],
+        [slice_along(e, 1, None, 2, axis) for e in level],
+    )
+    odd = odd_even_scan(pairs, axis, combine, concat, interleave)
+    if n % 2 == 0:
+        rest = combine(
+            [slice_along(o, 0, -1, 1, axis) for o in odd],
+            [slice_along(e, 2, None, 2, axis) for e in level],
+        )
+    else:
+        rest = combine(odd, [slice_along(e, 2, None, 2, axis) for e in level])
+    even = [
+        concat([slice_along(e, 0, 1, 1, axis), r], axis) for e, r in zip(level, rest, strict=True)
+    ]
+    return [interleave(e, o, axis) for e, o in zip(even, odd, strict=True)]

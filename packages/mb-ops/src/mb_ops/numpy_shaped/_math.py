@@ -21,6 +21,20 @@ def check_cdist_shapes(x_shape: Any, y_shape: Any) -> None:
         )
 
 
+def check_matmul_ranks(x1_shape: Any, x2_shape: Any) -> None:
+    """``matmul`` takes no scalars (rank 0): ``multiply`` does.
+
+    >>> check_matmul_ranks((2, 3), ())
+    Traceback (most recent call last):
+    ValueError: matmul expects inputs of rank 1 or more. Received: x1.shape=(2, 3), x2.shape=(). Use multiply for scalars.
+    """  # noqa: E501
+    if len(x1_shape) == 0 or len(x2_shape) == 0:
+        raise ValueError(
+            "matmul expects inputs of rank 1 or more. "
+            f"Received: x1.shape={x1_shape}, x2.shape={x2_shape}. Use multiply for scalars."
+        )
+
+
 def complex_parts(x: Any, to_tensor: Any, is_float: Any) -> tuple[Any, Any]:
     """A complex input given as Keras gives it, a ``(real, imag)`` pair of float
     tensors of one shape, as two backend tensors (``is_float(dtype)`` decides floats)."""

@@ -29,38 +29,48 @@ SCALE_AND_TRANSLATE_METHODS = (
 )
 
 
-def _triangle(x: np.ndarray) -> np.ndarray:
-    return np.maximum(0.0, 1.0 - np.abs(x))
+def resize_kernels(xp: Any) -> dict[str, Callable[[Any], Any]]:
+    """Interpolation method -> its kernel over (non-negative) distances, as in JAX's
+    ``scale_and_translate``, written with ``xp``'s ``where``, ``sin``, ``abs``,
+    ``maximum``, ``zeros_like`` and ``ones_like`` (``numpy``, ``tf``, ``torch``).
+
+    >>> kernels = resize_kernels(np)
+    >>> kernels["linear"](np.array([0.0, 0.25, 1.5])).tolist()
+    [1.0, 0.75, 0.0]
+    """
+
+    def triangle(x: Any) -> Any:
+        return xp.maximum(xp.zeros_like(x), 1.0 - xp.abs(x))
+
+    def keys_cubic(x: Any) -> Any:
+        # Keys' cubic convolution kernel with a = -0.5.
+        out = ((1.5 * x - 2.5) * x) * x + 1.0
+        out = xp.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, out)
+        return xp.where(x >= 2.0, xp.zeros_like(x), out)
+
+    def lanczos(radius: float) -> Callable[[Any], Any]:
+        def kernel(x: Any) -> Any:
+            y = radius * xp.sin(np.pi * x) * xp.sin(np.pi * x / radius)
+            safe = xp.where(x != 0, np.pi**2 * x**2, xp.ones_like(x))
+            out = xp.where(x > 1e-3, y / safe, xp.ones_like(x))
+            return xp.where(x > radius, xp.zeros_like(x), out)
+
+        return kernel
+
+    return {
+        "linear": triangle,
+        "bilinear": triangle,
+        "trilinear": triangle,
+        "cubic": keys_cubic,
+        "bicubic": keys_cubic,
+        "tricubic": keys_cubic,
+        "lanczos3": lanczos(3.0),
+        "lanczos5": lanczos(5.0),
+    }
 
 
-def _keys_cubic(x: np.ndarray) -> np.ndarray:
-    """Keys' cubic convolution kernel with a = -0.5."""
-    out = ((1.5 * x - 2.5) * x) * x + 1.0
-    out = np.where(x >= 1.0, ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0, out)
-    return np.where(x >= 2.0, 0.0, out)
-
-
-def _lanczos(radius: float) -> Callable[[np.ndarray], np.ndarray]:
-    def kernel(x: np.ndarray) -> np.ndarray:
-        y = radius * np.sin(np.pi * x) * np.sin(np.pi * x / radius)
-        safe = np.where(x != 0, np.pi**2 * x**2, 1.0)
-        out = np.where(x > 1e-3, y / safe, 1.0)
-        return np.where(x > radius, 0.0, out)
-
-    return kernel
-
-
-KERNELS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "linear": _triangle,
-    "bilinear": _triangle,
-    "trilinear": _triangle,
-    "cubic": _keys_cubic,
-    "bicubic": _keys_cubic,
-    "tricubic": _keys_cubic,
-    "lanczos3": _lanczos(3.0),
-    "lanczos5": _lanczos(5.0),
-}
-"""Interpolation method -> its kernel over distances (JAX's ``scale_and_translate``)."""
+KERNELS: dict[str, Callable[[np.ndarray], np.ndarray]] = resize_kernels(np)
+"""Interpolation method -> its kernel over distances, on NumPy arrays."""
 
 
 def interpolation_weights(

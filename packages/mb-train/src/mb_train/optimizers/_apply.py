@@ -62,7 +62,7 @@ class ApplyMixin:
         # accumulation or loss-scale selections) are never changed underneath.
         given = _ids(variables)
         state = list(variables) + [v for v in self.variables if id(v) not in given]
-        with StatelessScope([(v, v.value) for v in state]) as scope:
+        with StatelessScope._snapshot(state) as scope:
             self._apply(grads, variables)
         for variable in state:
             new = scope.get_current_value(variable)
