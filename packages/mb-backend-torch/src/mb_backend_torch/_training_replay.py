@@ -24,6 +24,7 @@ installed only while a recording runs and removed after it.
 
 import contextlib
 import itertools
+import re
 import threading
 import weakref
 
@@ -347,14 +348,17 @@ class _Meta:
 
 
 def _released(steps, kept):
-    """The lines of ``steps``, each followed by a ``del`` of the names it is the last
-    to read (or binds and nothing reads), except the names in ``kept`` (returned).
+    """The lines of ``steps`` with each intermediate name (bound by a step, not in
+    ``kept``, the returned names) renamed to a slot ``s<n>`` that a later line reuses
+    once the name has been read for the last time.
 
-    A replay then frees each intermediate tensor once it is done with it, as eager code
-    does, instead of holding every one until it returns: its memory is reused within
-    the step, and a long step (a recurrent layer unrolled into thousands of ops) no
-    longer keeps thousands of tensor objects alive, each a Python object the garbage
-    collector counts and moves to older generations."""
+    Rebinding a slot frees the tensor it held, so a replay frees each intermediate soon
+    after it is done with it, as eager code does, instead of holding every one until it
+    returns: its memory is reused within the step, and a long step (a recurrent layer
+    unrolled into thousands of ops) no longer keeps thousands of tensor objects alive,
+    each a Python object the garbage collector counts and moves to older generations.
+    Slots, unlike ``del`` lines, also keep the function short to compile: a few hundred
+    local names instead of one per op."""
     last, bound = {}, set()
     for index, step in enumerate(steps):
         for name, _ in step.outs:
@@ -368,13 +372,29 @@ def _released(steps, kept):
     for name, index in last.items():
         if name in bound and name not in kept:
             dying.setdefault(index, []).append(name)
-    lines = []
+    slot_of, free, lines = {}, [], []
+    count = itertools.count()
+
+    def renamed(match):
+        token = match.group(0)
+        return slot_of.get(token, token)  # a quoted string is never a key
+
     for index, step in enumerate(steps):
-        lines.append(step.text)
-        names = dying.get(index)
-        if names:
-            lines.append("del " + ", ".join(names))
+        ending = dying.get(index, ())
+        outs = {name for name, _ in step.outs}
+        # The call reads its arguments before it binds its results: the slots of the
+        # names it reads for the last time can take its results.
+        free.extend(slot_of[name] for name in ending if name not in outs)
+        for name in outs:
+            if name in bound and name not in kept:
+                slot_of[name] = free.pop() if free else f"s{next(count)}"
+        lines.append(_NAME.sub(renamed, step.text))
+        free.extend(slot_of[name] for name in ending if name in outs)  # never read
     return lines
+
+
+# A recorded line's tokens: quoted strings (literals, left as they are) and names.
+_NAME = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\bt\d+\b")
 
 
 def _storage(tensor):
