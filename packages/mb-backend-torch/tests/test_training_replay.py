@@ -290,3 +290,73 @@ def test_a_recorded_rnn_step_replays_the_eager_numbers(grad, kind):
     assert replay.recorded == 1
     (entry,) = replay._entries.values()
     assert (kernel_fn in entry[0].__globals__.values()) is not grad
+
+
+def _chain(x, length):
+    """`length` ops, each result dropped by the next: CPython reuses the ids of the
+    tensor objects that die, which the recording must not confuse."""
+    for i in range(length):
+        x = torch.tanh(x * 0.9 + 0.01 * i)
+    return x
+
+
+def test_a_long_chain_with_reused_ids_replays_the_eager_values_and_gradients():
+    def step(w, x):
+        loss, grad = training.value_and_grad(lambda w: torch.sum(_chain(w * x, 300) ** 2))(w)
+        return [loss, grad]
+
+    replay = training.jit(step, pure=True)
+    rng = np.random.default_rng(0)
+    w = torch.tensor(rng.normal(size=(4,)), dtype=torch.float32)
+    for _ in range(3):  # recorded, then replayed on new inputs
+        x = torch.tensor(rng.normal(size=(4,)), dtype=torch.float32)
+        for got, want in zip(replay(w, x), step(w, x), strict=True):
+            torch.testing.assert_close(got, want, rtol=1e-6, atol=1e-7)
+    assert replay.recorded == 1
+
+
+def test_the_recording_frees_a_tensor_when_the_step_drops_it():
+    import weakref
+
+    alive = []
+
+    def step(x):
+        a = x * 2.0
+        watched = weakref.ref(a)
+        b = a + 1.0
+        del a
+        alive.append(watched() is not None)  # only the recording could still hold it
+        return [b * 3.0]
+
+    replay = training.jit(step, pure=True)
+    x = torch.ones(1000)
+    for _ in range(3):
+        torch.testing.assert_close(replay(x)[0], torch.full((1000,), 9.0))
+    assert replay.recorded == 1 and alive == [False]  # recorded on the first call
+
+
+def test_a_replayed_step_frees_its_intermediates_as_it_goes():
+    """A replay drops each intermediate tensor after its last use (as eager code does),
+    so a step of thousands of ops holds few tensor objects at once: no garbage
+    collection runs during it (each tensor object counts toward a collection)."""
+    import gc
+
+    length = gc.get_threshold()[0] or 700  # two ops per link: ~4 thresholds of objects
+    replay = training.jit(lambda x: [_chain(x, length)], pure=True)
+    x = torch.ones(8)
+    replay(x)  # recorded
+    collections = []
+
+    def count(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.collect()  # the young generation starts empty
+    gc.callbacks.append(count)
+    try:
+        got = replay(x)
+    finally:
+        gc.callbacks.remove(count)
+    torch.testing.assert_close(got[0], _chain(x, length))
+    assert replay.recorded == 1
+    assert collections == []

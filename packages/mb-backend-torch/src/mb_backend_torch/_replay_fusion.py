@@ -146,7 +146,7 @@ class _Graph:
         producer.text = f"{conv_name} = {kernel}({', '.join(fused)})"
         _alias(producer, add, mine, bias_name, bias)
         if self.single_use(other):  # the bias's broadcast view has no other reader
-            view.text, view.reads = "pass", set()
+            view.text, view.reads, view.outs = "pass", set(), []
         return True
 
 

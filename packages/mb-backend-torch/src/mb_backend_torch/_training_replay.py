@@ -24,7 +24,9 @@ installed only while a recording runs and removed after it.
 
 import contextlib
 import itertools
+import re
 import threading
+import weakref
 
 import torch
 
@@ -103,12 +105,18 @@ class _Recorder(_compat.DispatchMode):
 
     def __init__(self, inputs):
         super().__init__()
+        # Names by id(tensor), each dropped when its tensor dies (so an id reused by a
+        # new tensor is not taken for the old one): the recording frees a tensor when
+        # the step would, instead of holding every intermediate of the step at once.
+        # torch keeps a tensor's Python object while the tensor lives (autograd's saved
+        # tensors included), so a tensor seen again has the id it was named under.
         self._names = {}
-        self._alive = []  # every tensor seen stays alive, so ids stay unique
+        self._watches = {}  # id -> the weakref that drops the id from _names
+        self._alive = []  # constants: the namespace holds them, their ids stay unique
+        self._foldable = set()  # names computed only from literals: may become constants
         self._steps = []
         self._mutated = set()  # storages that in-place ops of the step write to
         self.namespace = {}
-        self._ops = {}
         self._counter = itertools.count()
         self.inputs = []
         for tensor in inputs:
@@ -118,8 +126,34 @@ class _Recorder(_compat.DispatchMode):
     def _bind(self, tensor):
         name = f"t{next(self._counter)}"
         self._names[id(tensor)] = name
-        self._alive.append(tensor)
+        self._watch(tensor)
         return name
+
+    def _watch(self, tensor):
+        key, names, watches = id(tensor), self._names, self._watches
+
+        def forget(_, key=key):
+            names.pop(key, None)
+            watches.pop(key, None)
+
+        watches[key] = weakref.ref(tensor, forget)
+
+    def close(self):
+        """Stops following the tensors' lives (the recorded run is over)."""
+        self._watches.clear()
+
+    def _add(self, step):
+        """Appends ``step``. One that may fold into a constant (an op that reads only
+        results of such steps, or literals, or only shapes) keeps its output tensors;
+        the others keep shapes and dtypes, all the fusions read."""
+        if step.foldable and step.reads <= self._foldable:
+            self._foldable.update(name for name, _ in step.outs)
+            step.storages = [_storage(t) for t in step.given]
+        else:
+            step.foldable = False
+            step.outs = [(name, _Meta(t)) for name, t in step.outs]
+        step.given = [_Meta(t) for t in step.given]
+        self._steps.append(step)
 
     def _constant(self, value):
         name = f"k{next(self._counter)}"
@@ -130,9 +164,12 @@ class _Recorder(_compat.DispatchMode):
         return name
 
     def _op_name(self, func):
-        name = self._ops.get(func)
-        if name is None:
-            name = self._ops[func] = self._constant(_compat.overload_kernel(func))
+        return self._op_named(_op_facts(func))
+
+    def _op_named(self, facts):
+        name = facts.name
+        if name not in self.namespace:
+            self.namespace[name] = facts.kernel
         return name
 
     def expression(self, value):
@@ -152,16 +189,19 @@ class _Recorder(_compat.DispatchMode):
         return self._constant(value)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        if func in _VALUE_READS:
+        facts = _op_facts(func)  # one lookup of the overload (its hash is Python code)
+        kind = facts.kind
+        if kind is _READ:
             raise RecordingRefused(
                 f"the step reads a tensor's value into Python ({func}); it runs eagerly"
             )
-        out = func(*args, **kwargs) if kwargs else func(*args)
+        # The C++ overload itself: OpOverload.__call__ is a Python frame around it.
+        out = facts.kernel(*args, **kwargs) if kwargs else facts.kernel(*args)
         given = _arguments_tensors(args, kwargs)
-        mutable, foldable = _op_facts(func)
-        if mutable:
+        foldable = facts.foldable
+        if facts.mutable:
             self._mutated.update(_storage(t) for t in given)
-        if func in _ALIASES and len(given) == 1 and isinstance(out, torch.Tensor):
+        if kind is _ALIAS and len(given) == 1 and isinstance(out, torch.Tensor):
             # detach/lift_fresh return their input as far as the replay is concerned
             # (nothing requires grad there): a Python alias, not a dispatched op. A
             # lifted literal (torch.tensor(2.0) in the step) is a constant of the step.
@@ -169,18 +209,18 @@ class _Recorder(_compat.DispatchMode):
             if func is _DETACH and source not in self._input_names:
                 # Another name for the same tensor: no line of its own in the replay.
                 self._names[id(out)] = source
-                self._alive.append(out)
+                self._watch(out)
                 return out
             name = self._bind(out)
             literal = func is torch.ops.aten.lift_fresh.default
-            self._steps.append(
+            self._add(
                 _Step(f"{name} = {source}", [(name, out)], set() if literal else {source},
                       given, foldable=True)
             )  # fmt: skip
             return out
         # The replay calls the C++ overload itself, skipping OpOverload.__call__'s
         # Python frame (a microsecond per op, a few dozen ops per small step).
-        op = self._op_name(func)
+        op = self._op_named(facts)
         expression = self.expression
         arguments = [expression(a) for a in args]
         if kwargs:
@@ -189,19 +229,23 @@ class _Recorder(_compat.DispatchMode):
             call = ", ".join(arguments)
         # zeros_like & co read only shapes and dtypes, which the signature fixes.
         names_of = self._names
-        names = set() if func in _METADATA_ONLY else {names_of[id(t)] for t in given}
+        names = {names_of[id(t)] for t in given}
+        shape_reads = frozenset()
+        if kind is _SHAPES:
+            names, shape_reads = set(), frozenset(names)
         if isinstance(out, torch.Tensor):
             name = self._bind(out)
-            step = _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable)
+            step = _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable,
+                         shape_reads)  # fmt: skip
             if not kwargs:  # what _replay_fusion matches on
                 step.call = (func, op, arguments)
-            self._steps.append(step)
+            self._add(step)
         elif isinstance(out, list | tuple) and any(isinstance(o, torch.Tensor) for o in out):
             outs = self._bind_items(out)
-            self._steps.append(_Step(f"{_targets(out, outs)} = {op}({call})", outs, names,
-                                     given, foldable))  # fmt: skip
+            self._add(_Step(f"{_targets(out, outs)} = {op}({call})", outs, names, given,
+                            foldable))  # fmt: skip
         else:
-            self._steps.append(_Step(f"{op}({call})", [], names, given, foldable=False))
+            self._add(_Step(f"{op}({call})", [], names, given, foldable=False))
         return out
 
     def _bind_items(self, out):
@@ -216,7 +260,7 @@ class _Recorder(_compat.DispatchMode):
         names = {self._names[id(t)] for t in given}
         op = self._constant(fn)
         outs = self._bind_items(out)
-        self._steps.append(
+        self._add(
             _Step(f"{_targets(out, outs)} = {op}({call})", outs, names, given, foldable=False)
         )
         return out
@@ -235,23 +279,23 @@ class _Recorder(_compat.DispatchMode):
         returned = set(names)
         # Memory the caller gets back, or the step writes to, stays per-replay.
         kept = self._mutated | {_storage(o) for o in outputs if isinstance(o, torch.Tensor)}
-        constant, lines = set(), []
+        constant, emitted = set(), []
         for step in self._steps:
             if (
                 step.foldable
                 and step.reads <= constant
                 and not any(n in returned for n, _ in step.outs)
                 and not any(_storage(t) in kept for _, t in step.outs)
-                and not any(_storage(t) in self._mutated for t in step.given)
+                and not any(s in self._mutated for s in step.storages)
             ):
                 for name, tensor in step.outs:
                     self.namespace[name] = tensor
                     constant.add(name)
                 continue
-            lines.append(step.text)
+            emitted.append(step)
         source = "def replay({}):\n    {}\n    return [{}]\n".format(
             ", ".join(self.inputs) or "",
-            "\n    ".join(lines) or "pass",
+            "\n    ".join(_released(emitted, returned)) or "pass",
             ", ".join(names),
         )
         namespace = dict(self.namespace)
@@ -272,15 +316,85 @@ _METADATA_ONLY = frozenset(
 
 class _Step:
     """One recorded call: its source line(s), the (name, tensor) pairs it binds, the
-    names of the tensors it reads, the tensors themselves, and whether it may fold."""
+    names of the tensors it reads, the tensors themselves, and whether it may fold.
 
-    __slots__ = ("call", "foldable", "given", "outs", "reads", "text")
+    ``reads`` leaves out the tensors an op reads only the shape of (``zeros_like``);
+    ``shape_reads`` holds those: the line names them all the same. Once recorded
+    (`_Recorder._add`), ``given`` and, unless the step may fold, the tensors of ``outs``
+    are `_Meta`s, and ``storages`` holds the memory keys of the tensors it read."""
 
-    def __init__(self, text, outs, reads, given, foldable):
+    __slots__ = ("call", "foldable", "given", "outs", "reads", "shape_reads", "storages",
+                 "text")  # fmt: skip
+
+    def __init__(self, text, outs, reads, given, foldable, shape_reads=frozenset()):
         self.text, self.outs, self.reads, self.given, self.foldable = (
             text, outs, reads, given, foldable
         )  # fmt: skip
+        self.shape_reads = shape_reads
+        self.storages = ()
         self.call = None  # (aten overload, its name in the namespace, argument expressions)
+
+
+class _Meta:
+    """The shape and dtype of a recorded tensor, without holding its memory."""
+
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, tensor):
+        self.shape, self.dtype = tensor.shape, tensor.dtype
+
+    def dim(self):
+        return len(self.shape)
+
+
+def _released(steps, kept):
+    """The lines of ``steps`` with each intermediate name (bound by a step, not in
+    ``kept``, the returned names) renamed to a slot ``s<n>`` that a later line reuses
+    once the name has been read for the last time.
+
+    Rebinding a slot frees the tensor it held, so a replay frees each intermediate soon
+    after it is done with it, as eager code does, instead of holding every one until it
+    returns: its memory is reused within the step, and a long step (a recurrent layer
+    unrolled into thousands of ops) no longer keeps thousands of tensor objects alive,
+    each a Python object the garbage collector counts and moves to older generations.
+    Slots, unlike ``del`` lines, also keep the function short to compile: a few hundred
+    local names instead of one per op."""
+    last, bound = {}, set()
+    for index, step in enumerate(steps):
+        for name, _ in step.outs:
+            last[name] = index
+            bound.add(name)
+        for name in step.reads:
+            last[name] = index
+        for name in step.shape_reads:
+            last[name] = index
+    dying = {}
+    for name, index in last.items():
+        if name in bound and name not in kept:
+            dying.setdefault(index, []).append(name)
+    slot_of, free, lines = {}, [], []
+    count = itertools.count()
+
+    def renamed(match):
+        token = match.group(0)
+        return slot_of.get(token, token)  # a quoted string is never a key
+
+    for index, step in enumerate(steps):
+        ending = dying.get(index, ())
+        outs = {name for name, _ in step.outs}
+        # The call reads its arguments before it binds its results: the slots of the
+        # names it reads for the last time can take its results.
+        free.extend(slot_of[name] for name in ending if name not in outs)
+        for name in outs:
+            if name in bound and name not in kept:
+                slot_of[name] = free.pop() if free else f"s{next(count)}"
+        lines.append(_NAME.sub(renamed, step.text))
+        free.extend(slot_of[name] for name in ending if name in outs)  # never read
+    return lines
+
+
+# A recorded line's tokens: quoted strings (literals, left as they are) and names.
+_NAME = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\bt\d+\b")
 
 
 def _storage(tensor):
@@ -300,15 +414,36 @@ def _targets(out, outs):
 
 
 _FACTS = {}
+_KERNEL_NAMES = itertools.count()
+# What the recorder does with an op besides recording a call (`_Facts.kind`).
+_READ, _ALIAS, _SHAPES, _CALL = "value read", "alias", "reads shapes only", "call"
+
+
+class _Facts:
+    """What the recorder needs of an aten overload, looked up once per op it sees:
+    its C++ kernel, the kernel's name in a replay's namespace, whether it writes to an
+    input, whether its result may be folded into a constant, and its `kind`."""
+
+    __slots__ = ("foldable", "kernel", "kind", "mutable", "name")
+
+    def __init__(self, func):
+        self.kernel = _compat.overload_kernel(func)
+        self.name = f"a{next(_KERNEL_NAMES)}"
+        self.mutable = _compat.is_mutable(func)
+        seeded = torch.Tag.nondeterministic_seeded in func.tags
+        self.foldable = not self.mutable and not seeded
+        self.kind = (
+            _READ if func in _VALUE_READS
+            else _ALIAS if func in _ALIASES
+            else _SHAPES if func in _METADATA_ONLY
+            else _CALL
+        )  # fmt: skip
 
 
 def _op_facts(func):
-    """(writes to an input, may be folded into a constant) of an aten overload."""
     facts = _FACTS.get(func)
     if facts is None:
-        mutable = _compat.is_mutable(func)
-        seeded = torch.Tag.nondeterministic_seeded in func.tags
-        facts = _FACTS[func] = (mutable, not mutable and not seeded)
+        facts = _FACTS[func] = _Facts(func)
     return facts
 
 
@@ -492,6 +627,7 @@ class GraphReplay:
             return f"the step could not be recorded ({type(error).__name__}: {error})", None
         finally:
             _recording.active, _recording.recorder = False, None
+            recorder.close()
         out_flat = []
         out_spec = _flatten(out, out_flat)
         replay, _, passthrough = recorder.compile(out_flat)
