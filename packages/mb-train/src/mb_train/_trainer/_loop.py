@@ -210,13 +210,18 @@ class TrainerMixin:
     def _runner(self, mode):
         trainable = self.trainable_variables
         non_trainable = self.non_trainable_variables
-        metrics = self.metrics_variables
+        # (The metrics' variables are looked up only for the steps that update them:
+        # finding the layers' metrics walks every layer, once per predict call.)
         if mode == "train":
             read_only = []
-            mutable = trainable + non_trainable + list(self.optimizer.variables) + metrics
+            mutable = (
+                trainable + non_trainable + list(self.optimizer.variables) + self.metrics_variables
+            )
             method = self.train_step
         elif mode == "test":
-            read_only, mutable, method = trainable, non_trainable + metrics, self.test_step
+            read_only = trainable
+            mutable = non_trainable + self.metrics_variables
+            method = self.test_step
         else:
             read_only, mutable, method = trainable, non_trainable, self.predict_step
         # What the compiled step depends on beyond `compile`'s arguments (`compile`
@@ -608,16 +613,22 @@ class TrainerMixin:
                         self(x_batch)
                     predict_function = _fed_by(self.make_predict_function(), iterator)
                 callbacks.on_predict_batch_begin(begin)
-                with _memory.naming_the_batch([data], "predict"):
+                try:  # (not `with _memory.naming_the_batch`: a context manager per batch)
                     batch_outputs = predict_function([data])
+                except Exception as error:
+                    named = _memory.out_of_memory_error(error, [data], "predict")
+                    if named is None:
+                        raise
+                    raise named from error
                 gathered = _distributed.gather_outputs(batch_outputs, iterator, position)
                 outputs.append(batch_outputs if gathered is None else gathered)
             callbacks.on_predict_batch_end(end, {"outputs": outputs[-1]} if outputs else None)
         callbacks.on_predict_end()
         if not outputs:
             raise ValueError("predict() received no data: the input yielded no batch.")
+        to_numpy = backends.backend_module("core").convert_to_numpy  # looked up once
         return tree.map_structure(
-            lambda *xs: np.concatenate([_to_numpy(v) for v in xs], axis=0), *outputs
+            lambda *xs: np.concatenate([np.asarray(to_numpy(v)) for v in xs], axis=0), *outputs
         )
 
     # ----- single batches -------------------------------------------------------------

@@ -27,18 +27,27 @@ def naming_the_batch(batches, method):
     try:
         yield
     except Exception as error:
-        check = backends.lookup("training", "is_out_of_memory")
-        if check is None or not check(error):
+        named = out_of_memory_error(error, batches, method)
+        if named is None:
             raise
-        size = _batch_size(batches)
-        steps = len(batches)
-        per_call = f", {steps} steps per call (steps_per_execution)" if steps > 1 else ""
-        smaller = f" (e.g. batch_size={max(1, size // 2)})" if size else ""
-        raise MemoryError(
-            f"{method}() ran out of device memory on a batch of {size} samples{per_call}. "
-            f"Pass a smaller `batch_size`{smaller}"
-            + (", a smaller `steps_per_execution`" if steps > 1 else "")
-            + ", or use a smaller model or a lower-precision dtype policy "
-            "(mb.config.set_dtype_policy('mixed_bfloat16')). "
-            f"The engine said: {str(error).strip().splitlines()[0][:300]}"
-        ) from error
+        raise named from error
+
+
+def out_of_memory_error(error, batches, method):
+    """The `MemoryError` naming the batch that `error`, the engine's out-of-memory
+    error, should be re-raised as; None for any other error (raise it unchanged)."""
+    check = backends.lookup("training", "is_out_of_memory")
+    if check is None or not check(error):
+        return None
+    size = _batch_size(batches)
+    steps = len(batches)
+    per_call = f", {steps} steps per call (steps_per_execution)" if steps > 1 else ""
+    smaller = f" (e.g. batch_size={max(1, size // 2)})" if size else ""
+    return MemoryError(
+        f"{method}() ran out of device memory on a batch of {size} samples{per_call}. "
+        f"Pass a smaller `batch_size`{smaller}"
+        + (", a smaller `steps_per_execution`" if steps > 1 else "")
+        + ", or use a smaller model or a lower-precision dtype policy "
+        "(mb.config.set_dtype_policy('mixed_bfloat16')). "
+        f"The engine said: {str(error).strip().splitlines()[0][:300]}"
+    )
