@@ -162,6 +162,10 @@ class ArrayDataAdapter(DataAdapter):
             for index in self._batch_indices():
                 yield tuple([take(c, index) for c in columns])
             return
+        if type(columns) is _Column:  # x alone (predict's input): one array
+            for index in self._batch_indices():
+                yield take(columns, index)
+            return
         for index in self._batch_indices():
             yield _structure.map_structure(lambda c, i=index: take(c, i), columns)
 
