@@ -484,7 +484,14 @@ def _flatten(x, leaves):
     """Appends the leaves of `x` to `leaves`; returns its hashable structure."""
     kind = type(x)
     if kind is list or kind is tuple:
-        return (kind, tuple([_flatten(v, leaves) for v in x]))
+        parts = []
+        for v in x:
+            if isinstance(v, torch.Tensor):  # the common leaf, without a call
+                leaves.append(v)
+                parts.append(_LEAF)
+            else:
+                parts.append(_flatten(v, leaves))
+        return (kind, tuple(parts))
     if isinstance(x, dict):
         keys = tuple(x)
         return (kind, keys, tuple([_flatten(x[k], leaves) for k in keys]))
@@ -603,8 +610,11 @@ class GraphReplay:
         # autograd builds no graph: the backward ops are in the recording already.
         given = [leaf for leaf in flat if isinstance(leaf, torch.Tensor)]
         tensors = [t.detach() if t.requires_grad else t for t in given]
-        with torch.enable_grad():
+        if torch.is_grad_enabled():  # (no context manager to enter per call)
             outputs = replay(*tensors)
+        else:
+            with torch.enable_grad():
+                outputs = replay(*tensors)
         # An input returned as an output (updated in place) comes back as the object
         # the caller passed, so writing it back is recognised as a no-op.
         for out_index, in_index in passthrough:
