@@ -4,8 +4,8 @@ The backend's ``convert_to_tensor`` returns its own engine's tensors as they
 are and takes other engines' tensors through DLPack, so passing the native
 batch straight through is what avoids a round trip through NumPy.
 
-`to_host_or_backend` is the variant for a consumer whose compiled step places NumPy
-arguments on the device itself (jax's ``jit`` does it in its C++ dispatch, a third of
+`BatchConverter(host_arrays=True)` is the variant for a consumer whose compiled step
+places NumPy arguments on the device itself (jax's ``jit`` does it in its C++ dispatch, a third of
 the cost of a conversion in Python): NumPy arrays of numbers stay as they are, and so
 do other engines' tensors in host memory, as NumPy views (``Tensor.numpy`` for torch,
 DLPack otherwise), instead of going through DLPack into the backend (~40 us a tensor on
@@ -47,16 +47,9 @@ def is_host_numbers(x: Any) -> bool:
     return type(x) is np.ndarray and x.dtype.kind in "biufc"
 
 
-def to_host_or_backend(batch: Any, copy: bool) -> Any:
-    """``batch`` with its NumPy arrays of numbers as they are (a private copy with
-    `copy`: the source may write into the same buffer for its next batch while a step
-    still reads this one) and every other leaf a tensor of the active backend."""
-    return BatchConverter(host_arrays=True, copy=copy)(batch)
-
-
 class BatchConverter:
-    """Converts the batches of one pass, as `to_backend` (or, with `host_arrays`, as
-    `to_host_or_backend`) does, at a fraction of the Python work per batch.
+    """Converts the batches of one pass, as `to_backend` does (or, with `host_arrays`,
+    keeping host arrays for the compiled step), at a fraction of the Python work per batch.
 
     A flat tuple batch (the usual ``(x, y[, sample_weight])``) is looked up by the
     type and dtype of its leaves: the first batch of each kind is checked for text
@@ -91,17 +84,17 @@ class BatchConverter:
     def __call__(self, batch: Any) -> Any:
         if type(batch) is tuple:
             try:
-                plan = self._plans[tuple([(type(x), x.dtype) for x in batch])]
+                key = tuple([(type(x), x.dtype) for x in batch])
+                plan = self._plans[key]
             except KeyError:
-                plan = self._plan(batch)
+                plan = self._plan(key, batch)
             except (AttributeError, TypeError):  # a leaf without a (hashable) dtype
                 plan = None
             if plan is not None:
                 return tuple([f(x) for f, x in zip(plan, batch, strict=True)])
         return self._general(batch)
 
-    def _plan(self, batch: tuple) -> tuple | None:
-        key = tuple([(type(x), x.dtype) for x in batch])
+    def _plan(self, key: tuple, batch: tuple) -> tuple | None:
         plan = None
         if all(_text.is_numeric(x) for x in batch):
             plan = tuple([self._leaf_function(x) for x in batch])
