@@ -230,3 +230,16 @@ def test_flags_and_seed_dtype():
 def test_cuda_tensor_converts_to_numpy():
     x = torch.ones(3, device="cuda")
     np.testing.assert_array_equal(core.convert_to_numpy(x), np.ones(3))
+
+
+def test_convert_to_numpy_of_views_grads_and_lazy_negation():
+    z = torch.tensor([1 + 2j, 3 - 1j], dtype=torch.complex64)
+    np.testing.assert_array_equal(core.convert_to_numpy(z.conj()), [1 - 2j, 3 + 1j])
+    negated = z.conj().imag  # a lazily negated view
+    assert negated.is_neg()
+    np.testing.assert_array_equal(core.convert_to_numpy(negated), [-2.0, 1.0])
+    w = torch.ones(2, requires_grad=True)
+    np.testing.assert_array_equal(core.convert_to_numpy(w * 2), [2.0, 2.0])
+    base = torch.arange(6.0).reshape(2, 3)
+    view = core.convert_to_numpy(base[:, 1])  # a strided view, shared memory
+    np.testing.assert_array_equal(view, [1.0, 4.0])

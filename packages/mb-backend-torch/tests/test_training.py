@@ -249,3 +249,15 @@ def test_each_elementwise_function_over_lists_equals_numpy(name, form):
 def test_foreach_update_refuses_lists_of_different_lengths():
     with pytest.raises(ValueError, match=r"params \(2\), grads \(1\)"):
         training.foreach_update(_adam_rule, [torch.ones(1)] * 2, [torch.ones(1)], [], [])
+
+
+def test_concatenate_outputs_joins_tensors_or_leaves_the_decision_to_numpy():
+    join = training.concatenate_outputs
+    assert join([torch.ones(2, 3), torch.ones(2, 5)]) is None  # widths differ
+    assert join([np.ones((2, 3)), torch.ones(2, 3)]) is None  # not all tensors
+    grads = torch.ones(2, 2, requires_grad=True) * 3  # an output that requires grad
+    joined = join([grads, torch.full((1, 2), 2.0)])
+    assert isinstance(joined, np.ndarray)
+    np.testing.assert_array_equal(joined, [[3, 3], [3, 3], [2, 2]])
+    bf16 = join([torch.ones(1, 2, dtype=torch.bfloat16)] * 2)
+    assert str(bf16.dtype) == "bfloat16" and bf16.shape == (2, 2)

@@ -162,10 +162,14 @@ def convert_to_numpy(x):
     if isinstance(x, _BaseVariable):
         x = x.value
     if isinstance(x, _Tensor):
-        x = x.detach()
-        if x.device.type != "cpu":
+        # Each step is skipped when it has nothing to do: `predict` converts every
+        # batch's outputs, and `detach()` alone costs as much as `numpy()`.
+        if x.requires_grad:
+            x = x.detach()
+        if not x.is_cpu:
             x = x.cpu()
-        x = x.resolve_conj().resolve_neg()
+        if x.is_conj() or x.is_neg():
+            x = x.resolve_conj().resolve_neg()
         if x.dtype is torch.bfloat16:
             return x.contiguous().view(torch.int16).numpy().view(ml_dtypes.bfloat16)
         return x.numpy()

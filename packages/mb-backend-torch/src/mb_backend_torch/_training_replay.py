@@ -515,11 +515,14 @@ def _unflatten(structure, leaves):
     return kind(zip(structure[1], [_unflatten(s, leaves) for s in structure[2]], strict=True))
 
 
-def _signature(flat, structure):
+def _signature(flat, structure, tensors):
+    """The call's key (structure, each tensor's shape/dtype/device/layout, each other
+    leaf's type and value); appends the tensor leaves to `tensors` on the way."""
     parts = [structure]
     for leaf in flat:
         if isinstance(leaf, torch.Tensor):
-            parts.append((tuple(leaf.shape), leaf.dtype, leaf.device, leaf.layout))
+            tensors.append(leaf)
+            parts.append((leaf.shape, leaf.dtype, leaf.device, leaf.layout))
         else:
             parts.append((type(leaf), leaf))
     return tuple(parts)
@@ -578,14 +581,13 @@ class GraphReplay:
         return sum(1 for e in self._entries.values() if not isinstance(e, str))
 
     def __call__(self, *args):
-        flat = []
+        flat, given = [], []
         structure = _flatten(args, flat)
+        key = _signature(flat, structure, given)
         try:
-            key = _signature(flat, structure)
-            hash(key)
+            entry = self._entries.get(key)  # (a key is hashed once: tuples cache no hash)
         except TypeError:  # an unhashable constant among the inputs: no recording
             return self.fn(*args)
-        entry = self._entries.get(key)
         if entry is None:
             with self._lock:
                 first = not self._calls  # the first signature: recorded at once
@@ -608,7 +610,6 @@ class GraphReplay:
         # Grad mode stays on as while recording (some kernels, e.g. mkldnn's RNN, only
         # keep what their backward needs when it is), but nothing requires grad, so
         # autograd builds no graph: the backward ops are in the recording already.
-        given = [leaf for leaf in flat if isinstance(leaf, torch.Tensor)]
         tensors = [t.detach() if t.requires_grad else t for t in given]
         if torch.is_grad_enabled():  # (no context manager to enter per call)
             outputs = replay(*tensors)

@@ -95,3 +95,9 @@ class TrainingOptional(Protocol):
         """An elementwise rule ``rule(xp, param, grad, *slots, *scalars)`` over many
         tensors at once, in place (engine multi-tensor kernels)."""
         ...
+
+    def concatenate_outputs(self, batches: Any) -> Any:
+        """One output of every ``predict`` step (a list of tensors) joined along the first
+        axis as one NumPy array, cheaper than converting each batch (torch); None when
+        they cannot be joined, and the trainer falls back to NumPy."""
+        ...
