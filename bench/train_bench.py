@@ -642,6 +642,7 @@ RATIOS = (
     ("CPU mb/native", "native", "samples_per_cpu_s"),
     ("predict mb/native", "native", "predict_per_s"),
     ("predict mb/keras", "keras", "predict_per_s"),
+    ("CPU predict mb/native", "native", "predict_per_cpu_s"),
 )
 
 
