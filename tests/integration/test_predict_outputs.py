@@ -66,3 +66,15 @@ def test_outputs_that_cannot_be_joined_raise_numpys_error(monkeypatch):
     _counting_join(monkeypatch)
     with pytest.raises(ValueError, match="dimensions"):
         model.predict(batches(), verbose=0)
+
+
+def test_a_predictions_array_is_not_overwritten_by_the_next_predict():
+    model, _ = _two_output_model()
+    rng = np.random.default_rng(1)
+    first = model.predict(rng.normal(size=(8, 3)).astype("float32"), verbose=0)  # one batch
+    kept = {k: v.copy() for k, v in first.items()}
+    for _ in range(3):
+        later = model.predict(rng.normal(size=(8, 3)).astype("float32"), verbose=0)
+    for name in kept:
+        np.testing.assert_array_equal(first[name], kept[name])
+        assert not np.array_equal(first[name], later[name])

@@ -57,7 +57,7 @@ def from_numpy(a, dtype=None):
         widen = NUMPY_WIDEN.get(np_dtype)
         if widen is not None:
             a = a.astype(widen)
-        elif not a.flags.writeable or any(s < 0 for s in a.strides):
+        elif not a.flags.writeable or (a.ndim and min(a.strides) < 0):
             # torch.from_numpy warns on read-only arrays and refuses negative
             # strides: take a private copy instead.
             a = np.array(a)

@@ -241,9 +241,10 @@ def concatenate_outputs(batches):
     they are not all tensors or cannot be joined: the caller's NumPy path decides."""
     if not all(isinstance(b, torch.Tensor) for b in batches):
         return None
+    if len(batches) == 1:
+        return _convert.convert_to_numpy(batches[0])
     try:
-        with torch.no_grad():
-            joined = torch.cat(batches)
+        joined = torch.cat(batches)  # (a step's outputs need no grad; the conversion detaches)
     except (RuntimeError, TypeError, ValueError):  # shapes or ranks differ
         return None
     return _convert.convert_to_numpy(joined)

@@ -8,6 +8,7 @@ made it. Every helper here works through the tensor's own methods.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import numpy as np
@@ -125,7 +126,17 @@ def num_rows(x: Any) -> int:
 def dtype_name(x: Any) -> str:
     """The dtype of ``x`` as a string (``"float32"``), whatever its engine."""
     dtype = x.dtype
+    try:
+        return _DTYPE_NAMES[dtype]
+    except (KeyError, TypeError):  # a new dtype, or one that cannot be a key
+        pass
     name = getattr(dtype, "name", None)
-    if isinstance(name, str):
-        return name
-    return str(dtype).rsplit(".", 1)[-1]
+    if not isinstance(name, str):
+        name = str(dtype).rsplit(".", 1)[-1]
+    with contextlib.suppress(TypeError):  # a dtype that cannot be a key
+        _DTYPE_NAMES[dtype] = name
+    return name
+
+
+# dtype -> name: NumPy computes `dtype.name` in Python (~5 us), once per adapter column.
+_DTYPE_NAMES: dict[Any, str] = {}

@@ -27,24 +27,16 @@ class CallSpec:
         eager: whether no argument is symbolic.
     """
 
-    def __init__(self, signature, args, kwargs):
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as error:
-            raise TypeError(
-                f"The arguments do not match the layer's call signature {signature}: {error}"
-            ) from None
-        self.user_arguments_dict = dict(bound.arguments)
-        bound.apply_defaults()
-        arguments = {}
-        for name, value in bound.arguments.items():
-            kind = signature.parameters[name].kind
-            if kind is inspect.Parameter.VAR_KEYWORD:
-                arguments.update(value)
-            else:
-                arguments[name] = value
+    def __init__(self, signature, args, kwargs, plan=None):
+        if plan is None:
+            plan = call_plan(signature)
+        bound = _bind_plainly(plan, args, kwargs)
+        if bound is not None:
+            self.user_arguments_dict, arguments = bound
+        else:
+            self.user_arguments_dict, arguments = _bind(signature, args, kwargs)
         self.arguments_dict = arguments
-        self.argument_names = list(signature.parameters)
+        self.argument_names = plan[0]
         self.first_arg = args[0] if args else next(iter(kwargs.values()), None)
         self.tensor_arguments_dict = {}
         symbolic = False
@@ -58,6 +50,68 @@ class CallSpec:
                 self.tensor_arguments_dict[name] = value
                 symbolic = symbolic or any(is_keras_tensor(x) for x in leaves)
         self.eager = not symbolic
+
+
+def _bind(signature, args, kwargs):
+    """(user arguments, every argument by name with defaults), through ``inspect``."""
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as error:
+        raise TypeError(
+            f"The arguments do not match the layer's call signature {signature}: {error}"
+        ) from None
+    user = dict(bound.arguments)
+    bound.apply_defaults()
+    arguments = {}
+    for name, value in bound.arguments.items():
+        if signature.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
+            arguments.update(value)
+        else:
+            arguments[name] = value
+    return user, arguments
+
+
+_EMPTY = inspect.Parameter.empty
+
+
+def call_plan(signature):
+    """What binding a call to `signature` needs, worked out once (a layer keeps it):
+    the names in order, the positional ones, the defaults, the names a keyword may
+    give, and whether the signature has neither ``*args`` nor ``**kwargs``."""
+    names = list(signature.parameters)
+    params = signature.parameters.values()
+    kinds = {p.kind for p in params}
+    plain = not kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    keyword = frozenset(p.name for p in params if p.kind is not p.POSITIONAL_ONLY)
+    defaults = {p.name: p.default for p in params}
+    return names, positional, defaults, keyword, plain
+
+
+def _bind_plainly(plan, args, kwargs):
+    """What `_bind` returns, without ``inspect``'s general machinery, for a signature with
+    no ``*args``/``**kwargs`` and a call that binds cleanly (most layer calls); None
+    for anything else (`_bind` then binds it, or raises its error)."""
+    names, positional, defaults, keyword, plain = plan
+    if not plain or len(args) > len(positional):
+        return None
+    user = dict(zip(positional, args, strict=False))  # (fewer args than names)
+    for name, value in kwargs.items():
+        if name in user or name not in keyword:
+            return None
+        user[name] = value
+    arguments = {}
+    for name in names:
+        if name in user:
+            arguments[name] = user[name]
+        else:
+            default = defaults[name]
+            if default is _EMPTY:  # a required argument is missing
+                return None
+            arguments[name] = default
+    if len(user) > 1 and kwargs:  # in the signature's order, as `inspect` gives them
+        user = {name: user[name] for name in names if name in user}
+    return user, arguments
 
 
 def shapes_dict(call_spec):

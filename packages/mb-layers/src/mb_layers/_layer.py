@@ -9,7 +9,7 @@ from mb_graph._operation import Operation, default, is_default
 from mb_graph._remat import remat
 from mb_layers import _backend, _call_context, _dtype_policy
 from mb_layers import regularizers as regularizers_module
-from mb_layers._call_spec import CallSpec, is_tensor_like, shapes_dict, shapes_for
+from mb_layers._call_spec import CallSpec, call_plan, is_tensor_like, shapes_dict, shapes_for
 from mb_layers._input_spec import assert_input_compatibility
 from mb_layers._layer_state import LayerStateMixin
 from mb_layers._masking import get_keras_mask, set_keras_mask
@@ -43,6 +43,7 @@ _UNTRACKED = frozenset(
         "_outbound_nodes",
         "_build_shapes_dict",
         "_call_signature",
+        "_call_plan",
         "input_spec",
         "_input_spec",
         "_auto_config",
@@ -189,6 +190,7 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
         self._build_shapes_dict = None
         object.__setattr__(self, "_path", None)  # set by build, from the name scopes
         self._call_signature = inspect.signature(self.call)
+        self._call_plan = call_plan(self._call_signature)  # binds each call without inspect
         self.input_spec = None
         # Whether the layer can run inside a compiled (XLA) function (Keras's flag).
         self.supports_jit = True
@@ -475,7 +477,7 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
                         "keyword argument, or convert it to an array first."
                     )
         kwargs, context_args = self._split_context_args(kwargs)
-        call_spec = CallSpec(self._call_signature, args, kwargs)
+        call_spec = CallSpec(self._call_signature, args, kwargs, self._call_plan)
         call_spec.user_arguments_dict.update(context_args)
         self._assert_input_compatibility(call_spec.first_arg)
         with _call_context.CallScope(self) as context:
@@ -496,7 +498,9 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
                     outputs = call(*args, **kwargs)
                 else:
                     outputs = self._symbolic_outputs(args, kwargs)
-                self.built = True
+                # (Set only when it changes something: an attribute set costs more.)
+                if not self.built or self.__dict__.get("_path", "") is None:
+                    self.built = True
                 if self.activity_regularizer is not None and call_spec.eager:
                     self._add_activity_loss(outputs)
             if self.supports_masking:
@@ -642,7 +646,7 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
                     self.call, *detached_args, **detached_kwargs
                 )
             return tree.map_structure(_fresh, outputs)
-        call_spec = CallSpec(self._call_signature, args, kwargs)
+        call_spec = CallSpec(self._call_signature, args, kwargs, self._call_plan)
         shapes = shapes_for(
             self.compute_output_shape, shapes_dict(call_spec), self.name, "compute_output_shape"
         )
@@ -659,7 +663,9 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
         inputs = tree.map_shape_structure(lambda s: KerasTensor(s), args[0] if args else None)
         if not self.built:
             with name_scope(self.name, caller=self):
-                self._maybe_build(CallSpec(self._call_signature, (inputs,), kwargs))
+                self._maybe_build(
+                    CallSpec(self._call_signature, (inputs,), kwargs, self._call_plan)
+                )
         outputs = self.compute_output_spec(inputs, **kwargs)
         return tree.map_structure(lambda x: x.shape, outputs)
 

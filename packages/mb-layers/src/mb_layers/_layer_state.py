@@ -355,10 +355,14 @@ class LayerStateMixin:
         return list(self._losses)
 
     def _clear_losses(self):
+        stateless = in_stateless_scope()
         for layer in self._flatten_layers():
-            if in_stateless_scope():
-                layer._loss_ids = set()
-            else:
+            # Replaced only when not empty already: an attribute set goes through the
+            # layer's tracking and the engine's __setattr__, on every model call.
+            if stateless:
+                if layer._loss_ids:
+                    layer._loss_ids = set()
+            elif layer._losses:
                 layer._losses = []
 
     @property

@@ -289,13 +289,22 @@ def backend_module(name: str) -> ModuleType:
     >>> core.__name__ == backends.backend_descriptor().module + ".core"
     True
     """
-    if name not in CONTRACT_MODULES:
-        raise ValueError(
-            f"{name!r} is not a backend contract module. Expected one of "
-            f"{', '.join(CONTRACT_MODULES)}."
-        )
     package = load_backend()
-    return importlib.import_module(f"{package.__name__}.{name}")
+    module = _CONTRACT_MODULE_CACHE.get((package, name))
+    if module is None:
+        if name not in CONTRACT_MODULES:
+            raise ValueError(
+                f"{name!r} is not a backend contract module. Expected one of "
+                f"{', '.join(CONTRACT_MODULES)}."
+            )
+        module = importlib.import_module(f"{package.__name__}.{name}")
+        _CONTRACT_MODULE_CACHE[(package, name)] = module  # only once fully imported
+    return module
+
+
+# (backend package, contract module name) -> module: `fit` and `predict` look modules up
+# on every call, and `importlib.import_module` costs a few microseconds each time.
+_CONTRACT_MODULE_CACHE: dict[tuple[ModuleType, str], ModuleType] = {}
 
 
 def set_backend(backend: str) -> None:

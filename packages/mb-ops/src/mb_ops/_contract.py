@@ -79,7 +79,8 @@ def lookup(module_name: str, name: str) -> Any:
         True
     """
     module = _backends.backend_module(module_name)
-    if name in declared_unsupported(module):
+    table = getattr(module, "UNSUPPORTED", None)  # (not copied: asked on every `fit`)
+    if isinstance(table, dict) and name in table:
         return None
     return getattr(module, name, None)
 

@@ -109,13 +109,17 @@ class ArrayDataAdapter(DataAdapter):
         self._size = math.ceil(num_samples / self._batch_size)
         self._partial = num_samples % self._batch_size
         self._shuffle = shuffle
-        self._seed = int(np.random.randint(2**31 - 1)) if seed is None else int(seed)
+        if seed is not None:
+            self._seed = int(seed)
+        else:  # drawn only to shuffle: predict and evaluate leave NumPy's global RNG alone
+            self._seed = int(np.random.randint(2**31 - 1)) if shuffle else 0
         self._passes = 0
         inputs = _packing.pack_x_y_sample_weight(x, y, sample_weight)
         self._columns = _structure.map_structure(_Column, inputs)
 
     def _batch_indices(self) -> Iterator[slice | np.ndarray]:
-        rng = np.random.default_rng([self._seed, self._passes])
+        # (A generator is made only to shuffle: it costs more than a small predict.)
+        rng = np.random.default_rng([self._seed, self._passes]) if self._shuffle else None
         self._passes += 1
         permutation = rng.permutation(self._num_samples) if self._shuffle is True else None
         for i in range(self._size):

@@ -269,7 +269,9 @@ class TrainerMixin:
             )
             runner.key = key
             self._runners[mode] = runner
-        self._trainable_cache = trainable
+        # (Past the layer's and the engine's __setattr__: a plain attribute, set on
+        # every fit/evaluate/predict call.)
+        self.__dict__["_trainable_cache"] = trainable
         return runner
 
     # ----- the step functions fit/evaluate/predict call ------------------------------
