@@ -402,22 +402,30 @@ def _released(steps, kept):
             last[name] = index
         for name in step.shape_reads:
             last[name] = index
-    dying = {}
+    dying = {}  # step index -> the slotted names it reads (or binds) for the last time
     for name, index in last.items():
         if name in bound and name not in kept:
-            dying.setdefault(index, []).append(name)
+            if index in dying:
+                dying[index].append(name)
+            else:
+                dying[index] = [name]
     slot_of, free = {}, []
     count = itertools.count()
     for index, step in enumerate(steps):
-        ending = dying.get(index, ())
-        outs = {name for name, _ in step.outs}
+        ending = dying.get(index)
+        if ending is None:
+            for name, _ in step.outs:
+                if name not in kept:
+                    slot_of[name] = free.pop() if free else f"s{next(count)}"
+            continue
+        outs = [name for name, _ in step.outs]
         # The call reads its arguments before it binds its results: the slots of the
         # names it reads for the last time can take its results.
-        free.extend(slot_of[name] for name in ending if name not in outs)
+        free += [slot_of[name] for name in ending if name not in outs]
         for name in outs:
-            if name in bound and name not in kept:
+            if name not in kept:
                 slot_of[name] = free.pop() if free else f"s{next(count)}"
-        free.extend(slot_of[name] for name in ending if name in outs)  # never read
+        free += [slot_of[name] for name in ending if name in outs]  # never read
     # A name keeps one slot all its life: the lines are renamed at once, the names
     # being the odd items of the split (a quoted string there is never a key).
     parts = _NAME.split("\n".join([step.text for step in steps]))
