@@ -360,3 +360,74 @@ def test_a_replayed_step_frees_its_intermediates_as_it_goes():
     torch.testing.assert_close(got[0], _chain(x, length))
     assert replay.recorded == 1
     assert collections == []
+
+
+def test_an_op_is_looked_up_once_across_recordings(monkeypatch):
+    """The recorder's per-op facts (kernel, kind, foldability) are built on the first
+    sight of an aten overload and found by its id after: a second recording of the
+    same step builds none."""
+    from mb_backend_torch import _training_replay
+
+    built = []
+
+    class Counted(_training_replay._Facts):
+        def __init__(self, func):
+            built.append(func)
+            super().__init__(func)
+
+    monkeypatch.setattr(_training_replay, "_Facts", Counted)
+    monkeypatch.setattr(_training_replay, "_FACTS", {})
+    first, second = training.jit(_sgd_step, pure=True), training.jit(_sgd_step, pure=True)
+    _, _, eager = _train(_sgd_step, n=2)
+    _, _, losses = _train(first, n=2)
+    seen = len(built)
+    _, _, again = _train(second, n=2)
+    assert first.recorded == second.recorded == 1
+    assert seen > 0 and len(built) == seen
+    assert losses == again == eager
+
+
+def test_only_the_steps_the_fusions_rewrite_keep_their_shapes():
+    """A recorded op keeps its tensors' shapes and dtypes (what `_replay_fusion` reads)
+    only when the fusions rewrite that op: the other steps of a long recording hold no
+    per-tensor record."""
+    from mb_backend_torch import _replay_fusion, _training_replay
+
+    _MM = torch.ops.aten.mm.default
+
+    x, w, b = torch.randn(4, 3), torch.randn(3, 2), torch.randn(2)
+    recorder = _training_replay._Recorder([x, w, b])
+    with recorder:
+        out = torch.sin(torch.mm(x, w) + b)
+    recorder.close()
+    kept = {step.call[0]: step for step in recorder._steps if step.call is not None}
+    assert torch.ops.aten.sin.default in kept and _MM in kept
+    for func, step in kept.items():
+        described = func in _replay_fusion.DESCRIBED
+        assert all((meta is not None) == described for _, meta in step.outs)
+        assert bool(step.given) == described
+    assert kept[_MM].outs[0][1].shape == (4, 2)
+    replay, source, _ = recorder.compile([out])
+    kernel = {f: _training_replay._op_facts(f).name for f in (_MM, torch.ops.aten.addmm.default)}
+    assert f"{kernel[torch.ops.aten.addmm.default]}(" in source  # the fusion read the shapes
+    assert f"{kernel[_MM]}(" not in source
+    torch.testing.assert_close(replay(x, w, b)[0], out)
+
+
+def test_slots_rename_names_but_not_quoted_strings():
+    from mb_backend_torch._training_replay import _released
+
+    class Step:
+        def __init__(self, text, outs, reads):
+            self.text, self.outs, self.reads, self.shape_reads = text, outs, reads, ()
+
+    steps = [
+        Step("t1 = k0(t0, 't1')", [("t1", None)], {"t0"}),
+        Step('t2 = k0(t1, "t2 t1")', [("t2", None)], {"t1"}),
+        Step("t3 = k1(t2, t0)", [("t3", None)], {"t2", "t0"}),
+    ]
+    assert _released(steps, {"t3"}) == [
+        "s0 = k0(t0, 't1')",
+        's0 = k0(s0, "t2 t1")',
+        "t3 = k1(s0, t0)",
+    ]

@@ -36,6 +36,9 @@ _VIEWS = frozenset({torch.ops.aten.view.default, torch.ops.aten._unsafe_view.def
 _ADD = torch.ops.aten.add.Tensor
 _MM = torch.ops.aten.mm.default
 _ADDMM = torch.ops.aten.addmm.default
+# The ops whose recorded steps the rewrite reads shapes and dtypes of (their arguments'
+# and results'): the recorder keeps those for these ops' steps only.
+DESCRIBED = frozenset({_CONVOLUTION, _PERMUTE, *_VIEWS, _ADD, _MM})
 
 
 def fuse_biases(recorder, steps, returned):

@@ -125,8 +125,14 @@ class _Recorder(_compat.DispatchMode):
 
     def _bind(self, tensor):
         name = f"t{next(self._counter)}"
-        self._names[id(tensor)] = name
-        self._watch(tensor)
+        key, names, watches = id(tensor), self._names, self._watches
+        names[key] = name
+
+        def forget(_, key=key):
+            names.pop(key, None)
+            watches.pop(key, None)
+
+        watches[key] = weakref.ref(tensor, forget)
         return name
 
     def _watch(self, tensor):
@@ -142,16 +148,23 @@ class _Recorder(_compat.DispatchMode):
         """Stops following the tensors' lives (the recorded run is over)."""
         self._watches.clear()
 
-    def _add(self, step):
+    def _add(self, step, facts=None):
         """Appends ``step``. One that may fold into a constant (an op that reads only
         results of such steps, or literals, or only shapes) keeps its output tensors;
-        the others keep shapes and dtypes, all the fusions read."""
+        the others keep the shapes and dtypes the fusions read (`_replay_fusion`), of
+        the ops they rewrite only (``facts.described``: most ops keep none)."""
         if step.foldable and step.reads <= self._foldable:
             self._foldable.update(name for name, _ in step.outs)
             step.storages = [_storage(t) for t in step.given]
         else:
             step.foldable = False
-            step.outs = [(name, _Meta(t)) for name, t in step.outs]
+            if facts is None or facts.described:
+                step.outs = [(name, _Meta(t)) for name, t in step.outs]
+            else:
+                step.outs = [(name, None) for name, _ in step.outs]
+                step.given = ()
+                self._steps.append(step)
+                return
         step.given = [_Meta(t) for t in step.given]
         self._steps.append(step)
 
@@ -189,7 +202,10 @@ class _Recorder(_compat.DispatchMode):
         return self._constant(value)
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        facts = _op_facts(func)  # one lookup of the overload (its hash is Python code)
+        # Every aten op of the step comes here (a few thousand for an unrolled
+        # recurrent layer): one pass over the arguments names them and collects their
+        # tensors, and the op's facts are looked up by id, not by its Python hash.
+        facts = _FACTS.get(id(func)) or _op_facts(func)
         kind = facts.kind
         if kind is _READ:
             raise RecordingRefused(
@@ -197,55 +213,73 @@ class _Recorder(_compat.DispatchMode):
             )
         # The C++ overload itself: OpOverload.__call__ is a Python frame around it.
         out = facts.kernel(*args, **kwargs) if kwargs else facts.kernel(*args)
-        given = _arguments_tensors(args, kwargs)
-        foldable = facts.foldable
+        names_of = self._names
+        given, arguments, names = [], [], set()
+        for value in args:
+            if isinstance(value, torch.Tensor):
+                name = names_of.get(id(value)) or self.expression(value)
+                given.append(value)
+                names.add(name)
+                arguments.append(name)
+            elif value is None or value.__class__ in _LITERALS:
+                arguments.append(repr(value))
+            else:
+                arguments.append(self.expression(value))
+                if isinstance(value, list | tuple | dict):
+                    found = _tensors_in(value)
+                    given += found
+                    names.update(names_of[id(t)] for t in found)
+        if kwargs:
+            expression = self.expression  # names the constants among them first
+            keywords = [f"{k}={expression(v)}" for k, v in kwargs.items()]
+            found = _tensors_in(kwargs)
+            given += found
+            names.update(names_of[id(t)] for t in found)
         if facts.mutable:
             self._mutated.update(_storage(t) for t in given)
         if kind is _ALIAS and len(given) == 1 and isinstance(out, torch.Tensor):
             # detach/lift_fresh return their input as far as the replay is concerned
             # (nothing requires grad there): a Python alias, not a dispatched op. A
             # lifted literal (torch.tensor(2.0) in the step) is a constant of the step.
-            source = self.expression(given[0])
+            source = names_of[id(given[0])]
             if func is _DETACH and source not in self._input_names:
                 # Another name for the same tensor: no line of its own in the replay.
-                self._names[id(out)] = source
+                names_of[id(out)] = source
                 self._watch(out)
                 return out
             name = self._bind(out)
             literal = func is torch.ops.aten.lift_fresh.default
             self._add(
                 _Step(f"{name} = {source}", [(name, out)], set() if literal else {source},
-                      given, foldable=True)
+                      given, foldable=True), facts
             )  # fmt: skip
             return out
         # The replay calls the C++ overload itself, skipping OpOverload.__call__'s
         # Python frame (a microsecond per op, a few dozen ops per small step).
-        op = self._op_named(facts)
-        expression = self.expression
-        arguments = [expression(a) for a in args]
+        op = facts.name
+        if op not in self.namespace:
+            self.namespace[op] = facts.kernel
         if kwargs:
-            call = ", ".join(arguments + [f"{k}={expression(v)}" for k, v in kwargs.items()])
+            call = ", ".join(arguments + keywords)
         else:
             call = ", ".join(arguments)
         # zeros_like & co read only shapes and dtypes, which the signature fixes.
-        names_of = self._names
-        names = {names_of[id(t)] for t in given}
-        shape_reads = frozenset()
+        shape_reads = _NOTHING
         if kind is _SHAPES:
             names, shape_reads = set(), frozenset(names)
         if isinstance(out, torch.Tensor):
             name = self._bind(out)
-            step = _Step(f"{name} = {op}({call})", [(name, out)], names, given, foldable,
-                         shape_reads)  # fmt: skip
+            step = _Step(f"{name} = {op}({call})", [(name, out)], names, given,
+                         facts.foldable, shape_reads)  # fmt: skip
             if not kwargs:  # what _replay_fusion matches on
                 step.call = (func, op, arguments)
-            self._add(step)
+            self._add(step, facts)
         elif isinstance(out, list | tuple) and any(isinstance(o, torch.Tensor) for o in out):
             outs = self._bind_items(out)
             self._add(_Step(f"{_targets(out, outs)} = {op}({call})", outs, names, given,
-                            foldable))  # fmt: skip
+                            facts.foldable), facts)  # fmt: skip
         else:
-            self._add(_Step(f"{op}({call})", [], names, given, foldable=False))
+            self._add(_Step(f"{op}({call})", [], names, given, foldable=False), facts)
         return out
 
     def _bind_items(self, out):
@@ -368,33 +402,40 @@ def _released(steps, kept):
             last[name] = index
         for name in step.shape_reads:
             last[name] = index
-    dying = {}
+    dying = {}  # step index -> the slotted names it reads (or binds) for the last time
     for name, index in last.items():
         if name in bound and name not in kept:
-            dying.setdefault(index, []).append(name)
-    slot_of, free, lines = {}, [], []
+            if index in dying:
+                dying[index].append(name)
+            else:
+                dying[index] = [name]
+    slot_of, free = {}, []
     count = itertools.count()
-
-    def renamed(match):
-        token = match.group(0)
-        return slot_of.get(token, token)  # a quoted string is never a key
-
     for index, step in enumerate(steps):
-        ending = dying.get(index, ())
-        outs = {name for name, _ in step.outs}
+        ending = dying.get(index)
+        if ending is None:
+            for name, _ in step.outs:
+                if name not in kept:
+                    slot_of[name] = free.pop() if free else f"s{next(count)}"
+            continue
+        outs = [name for name, _ in step.outs]
         # The call reads its arguments before it binds its results: the slots of the
         # names it reads for the last time can take its results.
-        free.extend(slot_of[name] for name in ending if name not in outs)
+        free += [slot_of[name] for name in ending if name not in outs]
         for name in outs:
-            if name in bound and name not in kept:
+            if name not in kept:
                 slot_of[name] = free.pop() if free else f"s{next(count)}"
-        lines.append(_NAME.sub(renamed, step.text))
-        free.extend(slot_of[name] for name in ending if name in outs)  # never read
-    return lines
+        free += [slot_of[name] for name in ending if name in outs]  # never read
+    # A name keeps one slot all its life: the lines are renamed at once, the names
+    # being the odd items of the split (a quoted string there is never a key).
+    parts = _NAME.split("\n".join([step.text for step in steps]))
+    names = parts[1::2]
+    parts[1::2] = map(slot_of.get, names, names)
+    return "".join(parts).split("\n")
 
 
 # A recorded line's tokens: quoted strings (literals, left as they are) and names.
-_NAME = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\bt\d+\b")
+_NAME = re.compile(r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\bt\d+\b)")
 
 
 def _storage(tensor):
@@ -413,7 +454,9 @@ def _targets(out, outs):
     ).rstrip()
 
 
-_FACTS = {}
+_FACTS = {}  # id(aten overload) -> its _Facts
+_LITERALS = frozenset({bool, int, str})  # arguments written as their repr
+_NOTHING = frozenset()
 _KERNEL_NAMES = itertools.count()
 # What the recorder does with an op besides recording a call (`_Facts.kind`).
 _READ, _ALIAS, _SHAPES, _CALL = "value read", "alias", "reads shapes only", "call"
@@ -422,12 +465,17 @@ _READ, _ALIAS, _SHAPES, _CALL = "value read", "alias", "reads shapes only", "cal
 class _Facts:
     """What the recorder needs of an aten overload, looked up once per op it sees:
     its C++ kernel, the kernel's name in a replay's namespace, whether it writes to an
-    input, whether its result may be folded into a constant, and its `kind`."""
+    input, whether its result may be folded into a constant, whether its steps keep
+    their tensors' shapes, and its `kind`."""
 
-    __slots__ = ("foldable", "kernel", "kind", "mutable", "name")
+    __slots__ = ("described", "foldable", "func", "kernel", "kind", "mutable", "name")
 
     def __init__(self, func):
+        self.func = func
         self.kernel = _compat.overload_kernel(func)
+        # Whether its steps keep the shapes and dtypes of their tensors (`_Meta`): only
+        # the ops `_replay_fusion` rewrites read them.
+        self.described = func in _replay_fusion.DESCRIBED
         self.name = f"a{next(_KERNEL_NAMES)}"
         self.mutable = _compat.is_mutable(func)
         seeded = torch.Tag.nondeterministic_seeded in func.tags
@@ -441,23 +489,12 @@ class _Facts:
 
 
 def _op_facts(func):
-    facts = _FACTS.get(func)
+    """The `_Facts` of ``func``, kept by its id (``OpOverload.__hash__`` is Python code,
+    a microsecond per op): the entry holds the overload, so the id stays its own."""
+    facts = _FACTS.get(id(func))
     if facts is None:
-        facts = _FACTS[func] = _Facts(func)
+        facts = _FACTS[id(func)] = _Facts(func)
     return facts
-
-
-def _arguments_tensors(args, kwargs):
-    """`_tensors_in((args, kwargs))` for the flat argument tuples most ops get."""
-    found = []
-    for item in args:
-        if isinstance(item, torch.Tensor):
-            found.append(item)
-        elif isinstance(item, list | tuple | dict):
-            found += _tensors_in(item)
-    if kwargs:
-        found += _tensors_in(kwargs)
-    return found
 
 
 def _tensors_in(value):
