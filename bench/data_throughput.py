@@ -15,6 +15,7 @@ the added microseconds are the number to compare with a training step.
     uv run --no-sync python bench/data_throughput.py torch jax       # some of them
     uv run --no-sync python bench/data_throughput.py --batches 400 --batch-size 128
     uv run --no-sync python bench/data_throughput.py jax tensorflow --step-matmul 256
+    uv run --no-sync python bench/data_throughput.py jax --adapters pydataset arrays
 
 With ``--step-matmul K`` every batch also goes through a small step on the engine
 (``sum(x @ W)`` with a ``(features, K)`` W, waited for) and the reference is a native
@@ -44,6 +45,8 @@ import time
 # EpochIterator(prefetch=): None (the default: threads for accelerators), True, False.
 _PREFETCH = {"auto": None, "on": True, "off": False}[os.environ.get("MB_BENCH_PREFETCH", "auto")]
 _JIT = os.environ.get("MB_BENCH_JIT") == "1"
+# --adapters: the adapters to time (all of them when empty)
+_ONLY = tuple(filter(None, os.environ.get("MB_BENCH_ADAPTERS", "").split(",")))
 BACKENDS = ("numpy", "jax", "torch", "tensorflow", "openvino")
 ADAPTERS = ("arrays", "generator", "pydataset", "tf.data", "torch", "grain")
 
@@ -96,7 +99,7 @@ def _pipelines(batches: int, batch_size: int, features: int):
 
         records = grain.MapDataset.range(n).map(lambda i: (x[i], y[i])).batch(batch_size)
         out["grain"] = (lambda: records, lambda: (records, None, None))
-    return out
+    return {name: pipes for name, pipes in out.items() if not _ONLY or name in _ONLY}
 
 
 def _wait(batch) -> None:
@@ -296,6 +299,13 @@ def main() -> None:
         action="store_true",
         help="compile the step with the backend's training.jit and feed it as fit does",
     )
+    parser.add_argument(
+        "--adapters",
+        nargs="+",
+        choices=ADAPTERS,
+        default=[],
+        help="time only these adapters (default: all)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     sizes = (args.batches, args.batch_size, args.features, args.repeats, args.step_matmul)
@@ -307,6 +317,7 @@ def main() -> None:
         env = {**os.environ, "MB_BACKEND": backend}
         env["MB_BENCH_PREFETCH"] = args.prefetch
         env["MB_BENCH_JIT"] = "1" if args.jit else "0"
+        env["MB_BENCH_ADAPTERS"] = ",".join(args.adapters)
         cmd = [sys.executable, __file__, backend, "--child"]
         cmd += ["--batches", str(args.batches), "--batch-size", str(args.batch_size)]
         cmd += ["--features", str(args.features), "--repeats", str(args.repeats)]

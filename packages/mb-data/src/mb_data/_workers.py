@@ -1,20 +1,32 @@
-"""Reading batches ahead with a pool of threads or processes, in order, without hanging.
+"""Reading batches ahead with threads or processes, in order, without hanging.
 
-Every batch is a future of a ``concurrent.futures`` executor, and the consumer
-waits only on futures it submitted: a pass ends when its indices run out, a
-worker's exception is re-raised from ``result()``, and a dead worker process
-surfaces as ``BrokenProcessPool`` instead of a hang. Closing the iterator
-(end of pass, abandoned pass, error) cancels what is queued and shuts the pool
-down without waiting.
+Threads (`ThreadReader`): each worker thread claims the next position of the pass,
+reads it and leaves the batch in a dict keyed by position; the consumer pops its
+next position from that dict, and sleeps only when that batch is not read yet. The
+workers stop ``depth`` positions ahead of the consumer and are woken again once it
+has taken about half of those, so a pass whose batches are ready costs the consumer
+a dict lookup per batch: no future, no queue, no wake-up per batch.
+
+Processes (`ProcessReader`): every batch is a future of a ``concurrent.futures``
+process pool, and the consumer waits only on futures it submitted: a worker's
+exception is re-raised from ``result()``, and a dead worker process surfaces as
+``BrokenProcessPool`` instead of a hang.
+
+Either way a pass ends when its indices run out; an exception raised reading a
+batch comes out, with its traceback, where that batch would have; closing the
+iterator (end of pass, abandoned pass, error) drops what was read ahead and lets
+the workers go without waiting for them.
 """
 
 from __future__ import annotations
 
+import atexit
 import collections
 import concurrent.futures
 import contextlib
 import multiprocessing
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
@@ -22,6 +34,13 @@ from typing import Any
 
 # The dataset a worker process reads from, set by the pool's initializer.
 _WORKER_SOURCE: Any = None
+
+_EXIT_WAIT_SECONDS = 5.0  # how long the interpreter's exit waits for each worker thread
+
+# Passes whose worker threads may still run: `_stop_all` stops them before the
+# interpreter finalizes (a thread left inside an engine's C++ code while it
+# finalizes can abort the process; see `mb_data._prefetch`).
+_LIVE: set[_Pass] = set()
 
 
 def _init_worker(source: Any) -> None:
@@ -41,19 +60,16 @@ def _process_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-class OrderedPrefetcher(Iterator[Any]):
-    """Yields ``source[i]`` for each ``i`` of ``indices`` in order, reading ahead in parallel.
+class ProcessReader(Iterator[Any]):
+    """Yields ``source[i]`` for each ``i`` of ``indices`` in order, read ahead by a pool
+    of processes.
 
     Args:
-        source: anything indexable (a PyDataset).
+        source: anything indexable and (off Linux) picklable (a PyDataset).
         indices: the indices to read, in the order to yield them (may be infinite).
-        workers: threads or processes reading at once.
-        use_multiprocessing: processes instead of threads.
-        max_queue_size: batches read ahead of the consumer (at least ``workers``).
+        workers: processes reading at once.
+        depth: batches read ahead of the consumer (at least ``workers``).
         transform: applied to each batch in the consumer's thread.
-        prepare: applied to each batch by the worker thread that read it (pure NumPy
-            work that needs no backend state: the consumer's thread is spared it);
-            with processes, in the consumer's thread before `transform`.
     """
 
     def __init__(
@@ -61,32 +77,19 @@ class OrderedPrefetcher(Iterator[Any]):
         source: Any,
         indices: Iterable[int],
         workers: int,
-        use_multiprocessing: bool,
-        max_queue_size: int,
+        depth: int,
         transform: Callable[[Any], Any] = lambda batch: batch,
-        prepare: Callable[[Any], Any] | None = None,
     ):
         self._indices = iter(indices)
-        self._depth = max(int(max_queue_size), int(workers))
+        self._depth = max(int(depth), int(workers))
         self._transform = transform
         self._pending: collections.deque[concurrent.futures.Future] = collections.deque()
-        self._processes = use_multiprocessing
-        if use_multiprocessing:
-            self._executor: concurrent.futures.Executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=_process_context(),
-                initializer=_init_worker,
-                initargs=(source,),
-            )
-            self._read = _read_in_worker
-            if prepare is not None:
-                self._transform = lambda batch: transform(prepare(batch))
-        else:
-            self._executor = concurrent.futures.ThreadPoolExecutor(
-                max_workers=workers, thread_name_prefix="mb_data_pydataset"
-            )
-            read = source.__getitem__
-            self._read = read if prepare is None else lambda i: prepare(read(i))
+        self._executor = concurrent.futures.ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=_process_context(),
+            initializer=_init_worker,
+            initargs=(source,),
+        )
         self._closed = False
         self._fill()
 
@@ -95,14 +98,11 @@ class OrderedPrefetcher(Iterator[Any]):
             index = next(self._indices, None)
             if index is None:
                 return
-            if not self._processes:
-                self._pending.append(self._executor.submit(self._read, index))
-                continue
             with warnings.catch_warnings():
                 # Forking with an engine loaded makes some engines (jax) warn; the
                 # workers only call the dataset's __getitem__.
                 warnings.filterwarnings("ignore", message=r".*fork.*", category=RuntimeWarning)
-                self._pending.append(self._executor.submit(self._read, index))
+                self._pending.append(self._executor.submit(_read_in_worker, index))
 
     def __next__(self) -> Any:
         if self._closed or not self._pending:
@@ -136,3 +136,197 @@ class OrderedPrefetcher(Iterator[Any]):
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
             self.close()
+
+
+class _Pass:
+    """What a `ThreadReader`'s worker threads share with it (never the reader itself:
+    dropping an abandoned reader closes it). Every field but `results` is read and
+    written under `lock`, except where a comment says otherwise."""
+
+    def __init__(self, read: Callable[[int], Any], indices: Iterator[int], depth: int):
+        self.read = read
+        self.indices = indices
+        self.depth = depth
+        # the workers sleep once `depth` positions are claimed ahead of the consumer,
+        # and are woken when no more than `low` are left
+        self.low = depth // 2
+        self.lock = threading.Lock()
+        self.room = threading.Condition(self.lock)  # the workers wait here for room
+        self.ready = threading.Condition(self.lock)  # the consumer waits here for a batch
+        self.results: dict[int, tuple[Any, BaseException | None]] = {}
+        self.claimed = 0  # positions handed to workers so far
+        self.consumed = 0  # positions the consumer has taken (written by it alone)
+        self.end: int | None = None  # the number of positions, once the indices ran out
+        self.waiting = -1  # the position the consumer sleeps on
+        self.sleepers = 0  # workers waiting for room
+        self.stop = False
+        self.running = 0  # worker threads not finished yet
+        self.threads: list[threading.Thread] = []
+
+
+def _read_loop(state: _Pass) -> None:
+    lock, results, read = state.lock, state.results, state.read
+    try:
+        while True:
+            with lock:
+                while not state.stop and state.claimed - state.consumed >= state.depth:
+                    state.sleepers += 1
+                    state.room.wait()
+                    state.sleepers -= 1
+                if state.stop or state.end is not None:
+                    return
+                position = state.claimed
+                try:
+                    index = next(state.indices)
+                except StopIteration:
+                    state.end = position
+                    state.ready.notify()
+                    state.room.notify_all()
+                    return
+                except BaseException as error:  # the index iterator failed: the pass ends
+                    results[position] = (None, error)
+                    state.claimed = state.end = position + 1
+                    state.ready.notify()
+                    state.room.notify_all()
+                    return
+                state.claimed = position + 1
+            try:
+                entry = (read(index), None)
+            except BaseException as error:  # raised by the consumer at this position
+                entry = (None, error)
+            with lock:
+                results[position] = entry
+                if state.waiting == position:
+                    state.ready.notify()
+            del entry
+    finally:
+        with lock:
+            state.running -= 1
+            if not state.running:
+                _LIVE.discard(state)
+
+
+class ThreadReader(Iterator[Any]):
+    """Yields ``transform(read(i))`` for each ``i`` of ``indices`` in order, `read` called
+    by `workers` threads, at most ``depth`` positions ahead of the consumer.
+
+    Args:
+        read: reads the batch at an index (the dataset's ``__getitem__``, followed by
+            any pure NumPy work that needs no backend state); runs on the workers.
+        indices: the indices to read, in the order to yield them (may be infinite).
+        workers: how many threads read at once.
+        depth: batches read ahead of the consumer (at least ``workers``).
+        transform: applied to each batch in the consumer's thread.
+
+    Example:
+        >>> list(ThreadReader(lambda i: i * i, range(5), workers=2, depth=2))
+        [0, 1, 4, 9, 16]
+    """
+
+    def __init__(
+        self,
+        read: Callable[[int], Any],
+        indices: Iterable[int],
+        workers: int,
+        depth: int,
+        transform: Callable[[Any], Any] | None = None,
+    ):
+        workers = max(1, int(workers))
+        state = _Pass(read, iter(indices), max(int(depth), workers))
+        self._state = state
+        self._results = state.results
+        self._transform = transform
+        self._next = 0
+        self._starved = False
+        self._closed = False
+        state.threads = [
+            threading.Thread(
+                target=_read_loop, args=(state,), name="mb_data_pydataset", daemon=True
+            )
+            for _ in range(workers)
+        ]
+        state.running = workers
+        _LIVE.add(state)
+        for thread in state.threads:
+            thread.start()
+
+    def __next__(self) -> Any:
+        position = self._next
+        try:
+            value, error = self._results.pop(position)
+        except KeyError:
+            value, error = self._wait(position)
+        self._next = position + 1
+        state = self._state
+        state.consumed = position + 1
+        # Read without the lock: a wake-up missed here is made up by the next one, or
+        # by `_wait` before the consumer sleeps.
+        if state.sleepers and state.claimed - self._next <= state.low:
+            self._wake()
+        if error is not None:
+            self.close()
+            raise error
+        if self._transform is None:
+            return value
+        return self._transform(value)
+
+    def _wake(self) -> None:
+        # One worker refills the read-ahead while the batches come faster than the
+        # consumer takes them: several would only pass the GIL among themselves while
+        # the consumer waits for it. All of them once the consumer had to wait.
+        state = self._state
+        with state.lock:
+            if self._starved:
+                self._starved = False
+                state.room.notify_all()
+            else:
+                state.room.notify()
+
+    def _wait(self, position: int) -> tuple[Any, BaseException | None]:
+        state = self._state
+        with state.lock:
+            while position not in state.results:
+                if self._closed or (state.end is not None and position >= state.end):
+                    break
+                if state.sleepers:
+                    state.room.notify_all()
+                    self._starved = True
+                state.waiting = position
+                state.ready.wait()
+            state.waiting = -1
+            entry = state.results.pop(position, None)
+        if entry is None:
+            self.close()
+            raise StopIteration
+        return entry
+
+    def close(self) -> None:
+        """Drops what was read ahead and lets the workers go after the batch they are
+        reading (does not wait for them)."""
+        if self._closed:
+            return
+        self._closed = True
+        state = self._state
+        with state.lock:
+            state.stop = True
+            state.results.clear()
+            state.room.notify_all()
+            state.ready.notify_all()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """Stops the worker threads still running, before the interpreter finalizes."""
+    live = list(_LIVE)
+    for state in live:
+        with state.lock:
+            state.stop = True
+            state.room.notify_all()
+    for state in live:
+        for thread in state.threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=_EXIT_WAIT_SECONDS)

@@ -11,7 +11,7 @@ import numpy as np
 from mb_data import _convert, _packing, _structure
 from mb_data._adapters.base import DataAdapter
 from mb_data._py_dataset import PyDataset
-from mb_data._workers import OrderedPrefetcher
+from mb_data._workers import ProcessReader, ThreadReader
 
 
 class PyDatasetAdapter(DataAdapter):
@@ -60,15 +60,23 @@ class PyDatasetAdapter(DataAdapter):
         """``transform(prepare(dataset[i]))`` for each index of a pass; `prepare` runs
         on the worker threads where there are some."""
         dataset = self._dataset
-        if dataset.workers > 1 or dataset.use_multiprocessing:
-            return OrderedPrefetcher(
+        if dataset.use_multiprocessing:
+            # The processes run only `__getitem__`; `prepare` runs here.
+            return ProcessReader(
                 dataset,
                 self._indices(),
                 workers=dataset.workers,
-                use_multiprocessing=dataset.use_multiprocessing,
-                max_queue_size=dataset.max_queue_size,
-                transform=transform,
-                prepare=prepare,
+                depth=dataset.max_queue_size,
+                transform=lambda batch: transform(prepare(batch)),
+            )
+        if dataset.workers > 1:
+            read = dataset.__getitem__
+            return ThreadReader(
+                lambda i: prepare(read(i)),
+                self._indices(),
+                workers=dataset.workers,
+                depth=dataset.max_queue_size,
+                transform=None if transform is _identity else transform,
             )
         return (transform(prepare(dataset[i])) for i in self._indices())
 
