@@ -56,6 +56,8 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
     return tuple(columns) if slots else columns[0]
 
 
+_IS_CPU = operator.attrgetter("is_cpu")
+
 _UNARY = {
     "abs": torch.abs,
     "negative": torch.neg,
@@ -241,7 +243,7 @@ def foreach_update(rule, params, grads, *slots, scalars=()):
             f"{len(slots)} slot(s), each computed from the lists; it returned {out!r}."
         )
     with torch.no_grad():
-        _run(trace.steps, out, on_cpu=all(p.device.type == "cpu" for p in params))
+        _run(trace.steps, out, on_cpu=all(map(_IS_CPU, params)))
         sources = [value.tensors for value in out]
         # A value living in another target's memory is copied out before any write.
         sources = [
