@@ -141,6 +141,12 @@ for _name in (*_UNARY, *_BINARY):
     )
 
 
+def _alike(tensors, others):
+    return len(tensors) == len(others) and all(
+        x.dtype == y.dtype and x.shape == y.shape for x, y in zip(tensors, others, strict=True)
+    )
+
+
 class _Scratch:
     """The lists of tensors the steps of one `_run` allocated, and who holds each.
 
@@ -177,12 +183,12 @@ class _Scratch:
 
     def free(self, index, like):
         """A list allocated here that nothing reads from step `index` on, of `like`'s
-        dtype, or None."""
+        dtypes and shapes, or None."""
         if not self.enabled:
             return None
         kept, last_read = self.graph.kept, self.last_read
         for tensors, values in self.holders.values():
-            if tensors[0].dtype == like[0].dtype and all(
+            if _alike(tensors, like) and all(
                 id(v) not in kept and last_read.get(id(v), -1) < index for v in values
             ):
                 del self.holders[id(tensors)]
