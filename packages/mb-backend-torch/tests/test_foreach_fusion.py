@@ -92,6 +92,13 @@ def _weight_decay(xp, p, g, m, lr, decay):
     return xp.subtract(p, xp.multiply(xp.multiply(p, decay), lr)), m
 
 
+def _infinity_norm(xp, p, g, u, lr, beta):
+    # Adamax's u = max(beta * u, |g|), then u + eps read beside the kept u: in the
+    # memory of |g|'s list, which nothing reads any more (a copy, no allocation).
+    u = xp.maximum(xp.multiply(beta, u), xp.abs(g))
+    return xp.subtract(p, xp.divide(xp.multiply(lr, g), xp.add(u, 1e-7))), u
+
+
 CASES = {
     # rule: (NumPy reference of (p, slot), scalar, kernels)
     _average_of_squares: (
@@ -129,6 +136,14 @@ CASES = {
     _sum_read_again: (lambda p, g, v, s: (p + v - g * g, v), 0.0, ["addcmul", "add_"]),
     _sgd: (lambda p, g, m, s: (p - g * LR, m), 0.0, ["addcmul_"]),
     _weight_decay: (lambda p, g, m, s: (p - p * s * LR, m), 0.004, ["mul_"]),
+    _infinity_norm: (
+        lambda p, g, u, s: (
+            p - LR * g / (np.maximum(s * u, np.abs(g)) + 1e-7),
+            np.maximum(s * u, np.abs(g)),
+        ),
+        0.999,
+        ["mul_", "abs", "maximum_", "copy_", "add_", "div_", "addcdiv_"],
+    ),
 }
 
 
@@ -168,6 +183,25 @@ def test_a_list_read_again_later_is_not_deferred_into_a_fusion():
         np.testing.assert_allclose(tm[i].numpy(), em, rtol=1e-12)
         np.testing.assert_allclose(tp[i].numpy(), p[i] + em, rtol=1e-12)
         np.testing.assert_allclose(tv[i].numpy(), v[i] * 2.0, rtol=1e-12)
+
+
+def test_a_list_is_reused_only_once_nothing_reads_it():
+    # |g| is read again by the last step: u + eps may not be computed in its memory.
+    def rule(xp, p, g, u):
+        magnitude = xp.abs(g)
+        u = xp.maximum(xp.multiply(u, 0.5), magnitude)
+        shifted = xp.add(u, 1.0)
+        return xp.add(p, xp.multiply(shifted, magnitude)), u
+
+    p, g, u = ([RNG.normal(size=s) for s in SHAPES] for _ in range(3))
+    tp, tg, tu = ([torch.tensor(a) for a in group] for group in (p, g, u))
+    with _Log() as log:
+        training.foreach_update(rule, tp, tg, tu)
+    assert "copy_" not in log.kernels
+    for i in range(len(SHAPES)):
+        eu = np.maximum(u[i] * 0.5, np.abs(g[i]))
+        np.testing.assert_allclose(tu[i].numpy(), eu, rtol=1e-12)
+        np.testing.assert_allclose(tp[i].numpy(), p[i] + (eu + 1.0) * np.abs(g[i]), rtol=1e-12)
 
 
 def test_off_the_cpu_a_tensor_factor_is_not_broadcast(monkeypatch):

@@ -56,6 +56,8 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
     return tuple(columns) if slots else columns[0]
 
 
+_IS_CPU = operator.attrgetter("is_cpu")
+
 _UNARY = {
     "abs": torch.abs,
     "negative": torch.neg,
@@ -139,6 +141,70 @@ for _name in (*_UNARY, *_BINARY):
     )
 
 
+def _alike(tensors, others):
+    return len(tensors) == len(others) and all(
+        x.dtype == y.dtype and x.shape == y.shape for x, y in zip(tensors, others, strict=True)
+    )
+
+
+class _Scratch:
+    """The lists of tensors the steps of one `_run` allocated, and who holds each.
+
+    On the CPU a step that would allocate a new list computes in one of them instead,
+    once nothing reads it any more (a copy, then the in-place kernel): a fresh list is
+    memory the process may have handed back, whose pages fault in again (Adamax's
+    ``u + eps`` after ``maximum(beta_2 * u, abs(g))`` reuses ``abs(g)``'s list).
+    """
+
+    def __init__(self, graph, fusions, enabled):
+        self.graph, self.enabled = graph, enabled
+        # When each list is read last; a fusion reads its operands at its root.
+        self.last_read = dict(graph.last_read)
+        for index, fusion in fusions.items():
+            for value in fusion.operands:
+                if isinstance(value, _Value):
+                    self.last_read[id(value)] = max(self.last_read.get(id(value), index), index)
+        self.given = {
+            id(arg.tensors)
+            for step in graph.steps
+            for arg in step.args
+            if isinstance(arg, _Value) and arg.op == "input"
+        }
+        self.holders = {}  # id(list) -> (list, values holding it), for lists allocated here
+
+    def held(self, step):
+        """Notes that `step`'s result is in ``step.tensors``."""
+        tensors = step.tensors
+        found = self.holders.get(id(tensors))
+        if found is not None:
+            found[1].append(step)
+        elif id(tensors) not in self.given:
+            self.holders[id(tensors)] = (tensors, [step])
+
+    def free(self, index, like):
+        """A list allocated here that nothing reads from step `index` on, of `like`'s
+        dtypes and shapes, or None."""
+        if not self.enabled:
+            return None
+        kept, last_read = self.graph.kept, self.last_read
+        for tensors, values in self.holders.values():
+            if _alike(tensors, like) and all(
+                id(v) not in kept and last_read.get(id(v), -1) < index for v in values
+            ):
+                del self.holders[id(tensors)]
+                return tensors
+        return None
+
+    def into(self, index, source, in_place, *args):
+        """``in_place`` applied to a copy of `source`, in a free list; None if none is."""
+        tensors = self.free(index, source)
+        if tensors is None:
+            return None
+        foreach.copy_(tensors, source)
+        in_place(tensors, *args)
+        return tensors
+
+
 def _run(steps, outputs, on_cpu=False):
     """Computes the traced `steps` with torch's multi-tensor kernels.
 
@@ -148,61 +214,84 @@ def _run(steps, outputs, on_cpu=False):
     so momentum's ``m = m * momentum - g * lr`` scales ``m`` in place, as hand-written
     kernels do. Chains of steps that torch has one in-place kernel for run as that
     kernel (`_foreach_fusion.plan`): Adam's moments are one ``lerp_`` and one
-    ``mul_`` + ``addcmul_``, its parameter update one ``addcdiv_``.
+    ``mul_`` + ``addcmul_``, its parameter update one ``addcdiv_``. On the CPU a step
+    that must not write into its arguments reuses a list an earlier step allocated,
+    once it is read no more (`_Scratch`).
     """
     graph = _foreach_fusion.Graph(steps, outputs, on_cpu)
     fusions, absorbed = _foreach_fusion.plan(graph)
+    scratch = _Scratch(graph, fusions, on_cpu)
 
     def operand(arg):
         return arg.tensors if isinstance(arg, _Value) else _scalar(arg)
 
+    def same_dtype(a, b):
+        if isinstance(b, _Value):
+            return b.tensors[0].dtype == a.tensors[0].dtype
+        return isinstance(b, bool | int | float)
+
     for index, step in enumerate(steps):
-        op = step.op
-        if id(step) in absorbed:
-            continue
-        if index in fusions:
-            step.tensors = fusions[index].run()
-            continue
-        if op in _UNARY:
-            (x,) = step.args
-            if op == "square":
-                if graph.writable(x, index):
-                    foreach.mul_(x.tensors, x.tensors)
-                    step.tensors = x.tensors
-                else:
-                    step.tensors = list(foreach.mul(x.tensors, x.tensors))
-                continue
-            out_of_place, in_place = _KERNELS[op]
+        if id(step) not in absorbed:
+            _run_step(graph, fusions, scratch, index, step, operand, same_dtype)
+            scratch.held(step)
+
+
+def _run_step(graph, fusions, scratch, index, step, operand, same_dtype):
+    op = step.op
+    if index in fusions:
+        step.tensors = fusions[index].run()
+        return
+    if op in _UNARY:
+        (x,) = step.args
+        if op == "square":
             if graph.writable(x, index):
-                in_place(x.tensors)
+                foreach.mul_(x.tensors, x.tensors)
                 step.tensors = x.tensors
             else:
-                step.tensors = list(out_of_place(x.tensors))
-            continue
-        a, b = step.args
+                square = scratch.into(index, x.tensors, lambda t: foreach.mul_(t, t))
+                if square is None:
+                    square = list(foreach.mul(x.tensors, x.tensors))
+                step.tensors = square
+            return
         out_of_place, in_place = _KERNELS[op]
-        if not isinstance(a, _Value) and op not in _COMMUTATIVE:
-            # scalar - x and scalar / x: negate or invert x, then add or scale.
-            first, second = (foreach.neg_, foreach.add_)
-            if op == "divide":
-                first, second = (foreach.reciprocal_, foreach.mul_)
-            tensors = b.tensors if graph.writable(b, index) else [x.clone() for x in b.tensors]
-            first(tensors)
-            second(tensors, _scalar(a))
-            step.tensors = tensors
-            continue
-        if not isinstance(a, _Value) or (
-            op in _COMMUTATIVE
-            and not graph.writable(a, index)
-            and isinstance(b, _Value)
-            and graph.writable(b, index)
-        ):
-            a, b = b, a
-        if graph.writable(a, index):
-            in_place(a.tensors, operand(b))
-            step.tensors = a.tensors
+        if graph.writable(x, index):
+            in_place(x.tensors)
+            step.tensors = x.tensors
         else:
-            step.tensors = list(out_of_place(a.tensors, operand(b)))
+            tensors = scratch.into(index, x.tensors, in_place)
+            step.tensors = list(out_of_place(x.tensors)) if tensors is None else tensors
+        return
+    a, b = step.args
+    out_of_place, in_place = _KERNELS[op]
+    if not isinstance(a, _Value) and op not in _COMMUTATIVE:
+        # scalar - x and scalar / x: negate or invert x, then add or scale.
+        first, second = (foreach.neg_, foreach.add_)
+        if op == "divide":
+            first, second = (foreach.reciprocal_, foreach.mul_)
+        if graph.writable(b, index):
+            tensors = b.tensors
+            first(tensors)
+        else:
+            tensors = scratch.into(index, b.tensors, first)
+            if tensors is None:
+                tensors = [x.clone() for x in b.tensors]
+                first(tensors)
+        second(tensors, _scalar(a))
+        step.tensors = tensors
+        return
+    if not isinstance(a, _Value) or (
+        op in _COMMUTATIVE
+        and not graph.writable(a, index)
+        and isinstance(b, _Value)
+        and graph.writable(b, index)
+    ):
+        a, b = b, a
+    if graph.writable(a, index):
+        in_place(a.tensors, operand(b))
+        step.tensors = a.tensors
+        return
+    tensors = scratch.into(index, a.tensors, in_place, operand(b)) if same_dtype(a, b) else None
+    step.tensors = list(out_of_place(a.tensors, operand(b))) if tensors is None else tensors
 
 
 def foreach_update(rule, params, grads, *slots, scalars=()):
@@ -241,7 +330,7 @@ def foreach_update(rule, params, grads, *slots, scalars=()):
             f"{len(slots)} slot(s), each computed from the lists; it returned {out!r}."
         )
     with torch.no_grad():
-        _run(trace.steps, out, on_cpu=all(p.device.type == "cpu" for p in params))
+        _run(trace.steps, out, on_cpu=all(map(_IS_CPU, params)))
         sources = [value.tensors for value in out]
         # A value living in another target's memory is copied out before any write.
         sources = [

@@ -8,9 +8,11 @@ step and the EMA overwrite are selected with ``ops.where``, so the whole update
 traces into one compiled step (jax.jit, tf.function) and runs eagerly on torch.
 """
 
+import itertools
+import operator
 import warnings
 
-from mb_ops import StatelessScope, get_stateless_scope, name_scope, ops
+from mb_ops import StatelessScope, get_autocast_scope, get_stateless_scope, name_scope, ops
 from mb_train._trainer._distributed import aggregate_gradients
 from mb_train.optimizers import _clipping, _fused
 from mb_train.optimizers._rules import ElementwiseRule, weight_decay_rule
@@ -23,6 +25,109 @@ def cast_to(x, dtype):
 
 def _ids(variables):
     return {id(v) for v in variables}
+
+
+_DTYPE = operator.attrgetter("dtype")
+_CONSTRAINT = operator.attrgetter("constraint")
+_OVERWRITE = operator.attrgetter("overwrite_with_gradient")
+_PLANS_KEPT = 8  # variable lists whose step plans an optimizer keeps
+
+
+def _pick(values, positions):
+    return values if positions is None else [values[i] for i in positions]
+
+
+class _StepPlan:
+    """What an update works out from its list of variables alone, kept across steps.
+
+    One per list of variables an optimizer is stepped with (`ApplyMixin._step_plan`:
+    the same variables in the same order, under the same autocast dtype and weight
+    decay), so a steady step does not redo per-variable Python: the variables' dtypes,
+    which gradients need a cast (for the gradients' dtypes last seen), and the groups
+    the multi-tensor kernels run (`kernel_groups`).
+    """
+
+    __slots__ = ("casts", "dtypes", "grad_dtypes", "kernels", "variables")
+
+    def __init__(self, variables):
+        self.variables = tuple(variables)  # holds them: the ids in the key stay theirs
+        self.dtypes = [v.dtype for v in variables]
+        self.grad_dtypes = None
+        self.casts = ()
+        self.kernels = _UNPLANNED
+
+    def cast_gradients(self, grads):
+        """`grads`, each as its variable's dtype; which need a cast is worked out once
+        per combination of the gradients' own dtypes."""
+        try:
+            raw = tuple(map(_DTYPE, grads))
+        except AttributeError:  # Python numbers or lists: no dtype to key on
+            raw = None
+        if raw is None or raw != self.grad_dtypes:
+            casts = [
+                i
+                for i, (g, dtype) in enumerate(zip(grads, self.dtypes, strict=True))
+                if ops.dtype(g) != dtype
+            ]
+            if raw is not None:
+                self.grad_dtypes, self.casts = raw, casts
+        else:
+            casts = self.casts
+        if not casts:
+            return grads
+        grads = list(grads)
+        for i in casts:
+            grads[i] = ops.cast(grads[i], self.dtypes[i])
+        return grads
+
+    def kernel_groups(self, optimizer):
+        """``(decayed, groups)`` for `ApplyMixin._try_kernels`, or None when some
+        variable's rule is not an `ElementwiseRule`; worked out on first use.
+
+        ``decayed``: ``(dtype, positions, variables)`` per dtype of the variables that
+        weight decay applies to; ``groups``: ``(rule, dtype, static, positions,
+        variables, slot_columns)`` per rule. ``positions`` index the gradients (None:
+        all of them, in order).
+        """
+        if self.kernels is _UNPLANNED:
+            self.kernels = _group_for_kernels(optimizer, self.variables, self.dtypes)
+        return self.kernels
+
+
+_UNPLANNED = object()
+
+
+def _group_for_kernels(optimizer, variables, dtypes):
+    groups, decayed = {}, {}
+    for position, (variable, dtype) in enumerate(zip(variables, dtypes, strict=True)):
+        rule, slots, static = optimizer._plan_of(variable)
+        if not isinstance(rule, ElementwiseRule):
+            return None
+        entry = groups.setdefault((rule, dtype, static), ([], [], []))
+        entry[0].append(position)
+        entry[1].append(variable)
+        entry[2].append(slots)
+        if optimizer.weight_decay and optimizer._use_weight_decay(variable):
+            found = decayed.setdefault(dtype, ([], []))
+            found[0].append(position)
+            found[1].append(variable)
+    everything = list(range(len(variables)))
+
+    def positions(found):
+        return None if found == everything else tuple(found)
+
+    return (
+        [(dtype, positions(p), tuple(vs)) for dtype, (p, vs) in decayed.items()],
+        [
+            (rule, dtype, static, positions(p), tuple(vs), _slot_columns(rows))
+            for (rule, dtype, static), (p, vs, rows) in groups.items()
+        ],
+    )
+
+
+def _slot_columns(slot_rows):
+    count = len(slot_rows[0]) if slot_rows else 0
+    return tuple(tuple(row[k] for row in slot_rows) for k in range(count))
 
 
 def builtin_update_step(method):
@@ -54,7 +159,8 @@ class ApplyMixin:
         if not grads:
             return
         variables = self._variables_for(grads, trainable_variables)
-        if get_stateless_scope() is not None:
+        if get_stateless_scope() is not None or self._updates_in_place(variables):
+            # In place on the kernels, a snapshot of the state would change nothing.
             self._apply(grads, variables)
             return
         # Outside a StatelessScope (eager use), run on a snapshot of the state and
@@ -79,9 +185,11 @@ class ApplyMixin:
             if self.loss_scale_factor is not None:
                 grads = [ops.divide(g, self.loss_scale_factor) for g in grads]
             self._backend_apply_gradients(grads, variables)
-            for variable in variables:
-                if variable.constraint is not None:
-                    variable.assign(variable.constraint(variable.value))
+            constraints = map(_CONSTRAINT, variables)
+            if any(map(operator.is_not, constraints, itertools.repeat(None))):
+                for variable in variables:
+                    if variable.constraint is not None:
+                        variable.assign(variable.constraint(variable.value))
         self._iterations.assign(ops.add(self._iterations.value, 1))
 
     def _variables_for(self, grads, trainable_variables):
@@ -112,7 +220,7 @@ class ApplyMixin:
         return variables
 
     def _filter_empty_gradients(self, grads, variables):
-        if all(g is not None for g in grads):
+        if _fused.none_free(grads):
             return grads, variables
         kept = [(g, v) for g, v in zip(grads, variables, strict=True) if g is not None]
         if not kept:
@@ -133,7 +241,7 @@ class ApplyMixin:
         return ops.equal(ops.mod(step, self.gradient_accumulation_steps), 0)
 
     def _overwrite_variables_directly_with_gradients(self, grads, variables):
-        if not any(v.overwrite_with_gradient for v in variables):
+        if not any(map(_OVERWRITE, variables)):
             return grads, variables
         kept_grads, kept_vars = [], []
         for grad, variable in zip(grads, variables, strict=True):
@@ -168,10 +276,11 @@ class ApplyMixin:
 
     def _clip_decay_update(self, grads, variables):
         grads = self._clip_gradients(grads)
-        grads = [cast_to(g, v.dtype) for g, v in zip(grads, variables, strict=True)]
+        plan = self._step_plan(variables)
+        grads = plan.cast_gradients(grads)
         learning_rate = self._learning_rate_value()
         self._advance_state()
-        if self._try_kernels(grads, variables, learning_rate):
+        if self._try_kernels(grads, variables, learning_rate, plan):
             return
         self._apply_weight_decay(variables)
         self._backend_update_step(grads, variables, learning_rate)
@@ -206,51 +315,75 @@ class ApplyMixin:
             and cls._apply_weight_decay is ApplyMixin._apply_weight_decay
         )
 
-    def _try_kernels(self, grads, variables, learning_rate):
+    def _step_plan(self, variables):
+        """The `_StepPlan` of this list of variables (made on first use)."""
+        scope = get_autocast_scope()
+        key = (
+            tuple(map(id, variables)),
+            None if scope is None else scope.dtype,
+            self.weight_decay,
+        )
+        plans = self._step_plans
+        plan = plans.get(key)
+        if plan is None:
+            if len(plans) >= _PLANS_KEPT:
+                plans.clear()
+            plan = plans[key] = _StepPlan(variables)
+        return plan
+
+    def _kernels_usable(self):
+        """Whether the update may run on the backend's in-place multi-tensor kernels,
+        as far as the optimizer (not its variables) decides."""
+        return (
+            _fused.training_primitive("foreach_update") is not None
+            and self._allow_kernels
+            and not self._in_place_blocked
+            and self._uses_builtin_math()
+        )
+
+    def _updates_in_place(self, variables):
+        """Whether an eager `apply` of these variables runs on the in-place kernels,
+        reading nothing it has written (no accumulation, no wrapper's selection)."""
+        return (
+            not self.gradient_accumulation_steps
+            and type(self)._apply is ApplyMixin._apply
+            and self._kernels_usable()
+            and self._step_plan(variables).kernel_groups(self) is not None
+        )
+
+    def _try_kernels(self, grads, variables, learning_rate, plan=None):
         """Runs the whole update through the backend's multi-tensor kernels
         (``training.foreach_update``), in place, when every variable's rule is an
         `ElementwiseRule` and every value may be written in place. All or nothing:
         returns False (having changed nothing) otherwise."""
-        foreach_update = _fused.training_primitive("foreach_update")
         if (
-            foreach_update is None
-            or not self._allow_kernels
-            or self._in_place_blocked
-            or not self._uses_builtin_math()
+            not self._kernels_usable()
             # Only on the state as handed to the step: a later update in the same
             # scope (several unrolled steps, traced by torch.compile) reassigns.
             or _fused.live_values([self._iterations]) is None
         ):
             return False
-        groups = {}
-        decayed = {}
-        for grad, variable in zip(grads, variables, strict=True):
-            rule, slots, static = self._plan_of(variable)
-            if not isinstance(rule, ElementwiseRule):
-                return False
-            entry = groups.setdefault((rule, variable.dtype, static), ([], [], []))
-            entry[0].append(variable)
-            entry[1].append(grad)
-            entry[2].append(slots)
-            if self.weight_decay and self._use_weight_decay(variable):
-                decayed.setdefault(variable.dtype, ([], []))
-                decayed[variable.dtype][0].append(variable)
-                decayed[variable.dtype][1].append(grad)
+        plan = plan if plan is not None else self._step_plan(variables)
+        found = plan.kernel_groups(self)
+        if found is None:
+            return False
+        decayed, groups = found
+        live_values = _fused.live_values
         calls = []
-        for dtype, (group, group_grads) in decayed.items():
-            params = _fused.live_values(group)
+        for dtype, positions, group in decayed:
+            params = live_values(group)
             if params is None:
                 return False
             scalars = (self.weight_decay, cast_to(learning_rate, dtype))
-            calls.append((weight_decay_rule, params, group_grads, [], scalars))
-        for (rule, dtype, static), (group, group_grads, slot_rows) in groups.items():
-            params = _fused.live_values(group)
-            count = len(slot_rows[0]) if slot_rows else 0
-            columns = [_fused.live_values([row[k] for row in slot_rows]) for k in range(count)]
-            if params is None or any(column is None for column in columns):
+            calls.append((weight_decay_rule, params, _pick(grads, positions), (), scalars))
+        for rule, dtype, static, positions, group, slot_columns in groups:
+            params = live_values(group)
+            columns = [live_values(column) for column in slot_columns]
+            if params is None or not _fused.none_free(columns):
                 return False
             scalars = tuple(self._rule_scalars(rule, learning_rate, dtype)) + static
-            calls.append((rule, params, group_grads, columns, scalars))
+            calls.append((rule, params, _pick(grads, positions), columns, scalars))
+        foreach_update = _fused.training_primitive("foreach_update")
         for rule, params, group_grads, columns, scalars in calls:
             foreach_update(rule.fn, params, group_grads, *columns, scalars=scalars)
         return True

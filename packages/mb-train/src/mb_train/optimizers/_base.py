@@ -94,6 +94,7 @@ class Optimizer(ApplyMixin, VariablesMixin):
         self._trainable_variables = []
         self._trainable_variables_indices = {}
         self._plans = {}
+        self._step_plans = {}
         self._exclude_ids = set()
         self._exclude_pattern = None
         self._decay_cache = {}
@@ -200,6 +201,7 @@ class Optimizer(ApplyMixin, VariablesMixin):
         self._trainable_variables_indices = {id(v): i for i, v in enumerate(variables)}
         self._trainable_variables = variables
         self._plans = {}
+        self._step_plans = {}
         self.built = True
 
     # ----- weight decay ---------------------------------------------------------------
@@ -211,6 +213,7 @@ class Optimizer(ApplyMixin, VariablesMixin):
         names = list(var_names or ())
         self._exclude_pattern = re.compile("|".join(names)) if names else None
         self._decay_cache = {}
+        self._step_plans = {}
 
     def _use_weight_decay(self, variable):
         key = id(variable)

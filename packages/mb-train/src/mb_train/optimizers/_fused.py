@@ -9,9 +9,13 @@ numbers are the same. Some backends also offer in-place multi-tensor kernels
 variable's tensor in place is the same as assigning it.
 """
 
+import itertools
+import operator
+
 from mb_ops import backends, get_stateless_scope
 
 _MISSING = object()
+_VALUE = operator.attrgetter("_value")
 _PRIMITIVES = {}
 
 
@@ -26,6 +30,11 @@ def training_primitive(name):
     return found
 
 
+def none_free(values):
+    """Whether no element of `values` is None (by identity, at C speed)."""
+    return all(map(operator.is_not, values, itertools.repeat(None)))
+
+
 def live_values(variables):
     """The tensors to update in place, when writing into them equals assigning.
 
@@ -35,21 +44,19 @@ def live_values(variables):
     value it was handed. Returns None otherwise (traced, user-given or already
     reassigned values must not be mutated).
     """
+    try:
+        lives = list(map(_VALUE, variables))
+    except AttributeError:  # a None (a variable without this slot)
+        return None
     scope = get_stateless_scope()
-    values = []
-    for variable in variables:
-        if variable is None:
+    if scope is None:
+        return lives if none_free(lives) else None
+    values = list(map(scope.get_current_value, variables))
+    if all(map(operator.is_, values, lives)) and none_free(values):
+        return values
+    for value, live in zip(values, lives, strict=True):
+        if value is None or not (value is live or scope.is_donated(value)):
             return None
-        live = variable._value
-        if scope is None:
-            if live is None:
-                return None
-            values.append(live)
-            continue
-        current = scope.get_current_value(variable)
-        if current is None or not (current is live or scope.is_donated(current)):
-            return None
-        values.append(current)
     return values
 
 

@@ -115,6 +115,8 @@ class VariablesMixin:
 
     def _check_variables_are_known(self, variables):
         indices = self._trainable_variables_indices
+        if all(map(indices.__contains__, map(id, variables))):
+            return
         for variable in variables:
             if id(variable) not in indices:
                 raise ValueError(
