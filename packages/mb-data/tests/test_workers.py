@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import mb_data
-from mb_data import _workers
+from mb_data import _prefetch, _workers
 
 DEADLINE = 60  # seconds; a pipeline that takes longer is considered hung
 
@@ -111,7 +111,7 @@ def test_an_abandoned_pass_leaves_no_thread_behind(as_numpy):
     for thread in _reader_threads():
         thread.join(DEADLINE)
     assert _reader_threads() == []
-    assert not any(state.threads for state in _workers._LIVE)
+    assert not any(t.name == "mb_data_pydataset" for _, t in _prefetch._LIVE)
 
 
 def test_dropping_a_reader_lets_its_threads_go():
@@ -122,3 +122,12 @@ def test_dropping_a_reader_lets_its_threads_go():
     for thread in threads:
         thread.join(DEADLINE)
     assert not any(thread.is_alive() for thread in threads)
+
+
+def test_reader_threads_are_stopped_before_the_interpreter_exits():
+    reader = _workers.ThreadReader(lambda i: i, iter(int, 1), workers=2, depth=4)  # endless
+    assert next(reader) == 0
+    threads = reader._state.threads
+    _prefetch._stop_all()  # what atexit runs
+    assert not any(thread.is_alive() for thread in threads)
+    assert not any(t in threads for _, t in _prefetch._LIVE)

@@ -125,14 +125,8 @@ class _Recorder(_compat.DispatchMode):
 
     def _bind(self, tensor):
         name = f"t{next(self._counter)}"
-        key, names, watches = id(tensor), self._names, self._watches
-        names[key] = name
-
-        def forget(_, key=key):
-            names.pop(key, None)
-            watches.pop(key, None)
-
-        watches[key] = weakref.ref(tensor, forget)
+        self._names[id(tensor)] = name
+        self._watch(tensor)
         return name
 
     def _watch(self, tensor):
@@ -256,9 +250,7 @@ class _Recorder(_compat.DispatchMode):
             return out
         # The replay calls the C++ overload itself, skipping OpOverload.__call__'s
         # Python frame (a microsecond per op, a few dozen ops per small step).
-        op = facts.name
-        if op not in self.namespace:
-            self.namespace[op] = facts.kernel
+        op = self._op_named(facts)
         if kwargs:
             call = ", ".join(arguments + keywords)
         else:

@@ -29,7 +29,9 @@ _EXIT_WAIT_SECONDS = 5.0  # how long the interpreter's exit waits for each worke
 # daemon thread left inside an engine's C++ code while the interpreter finalizes
 # aborts the process ("FATAL: exception not rethrown"), e.g. the prefetcher of an
 # epoch iterator kept open across epochs (``steps_per_epoch``) until the end.
-_LIVE: set[tuple[threading.Event, threading.Thread]] = set()
+# Entries are (stop, thread): `stop()` asks the thread to end (`_workers` registers
+# its reader threads here too).
+_LIVE: set[tuple[Callable[[], Any], threading.Thread]] = set()
 
 
 class Prefetcher:
@@ -69,7 +71,7 @@ class Prefetcher:
             name="mb_data-prefetch",
             daemon=True,
         )
-        _LIVE.add((self._stop, self._thread))
+        _LIVE.add((self._stop.set, self._thread))
         self._thread.start()
 
     def __iter__(self) -> Prefetcher:
@@ -120,7 +122,7 @@ def _produce(source, placement, out, stop):
     except BaseException as error:  # handed to the consumer, raised there
         put((_ERROR, error))
     finally:
-        _LIVE.discard((stop, threading.current_thread()))
+        _LIVE.discard((stop.set, threading.current_thread()))
 
 
 @atexit.register
@@ -128,6 +130,7 @@ def _stop_all():
     """Stops every worker still running, before the interpreter finalizes."""
     live = list(_LIVE)
     for stop, _ in live:
-        stop.set()
+        stop()
     for _, thread in live:
-        thread.join(timeout=_EXIT_WAIT_SECONDS)
+        if thread is not threading.current_thread():
+            thread.join(timeout=_EXIT_WAIT_SECONDS)

@@ -20,7 +20,6 @@ the workers go without waiting for them.
 
 from __future__ import annotations
 
-import atexit
 import collections
 import concurrent.futures
 import contextlib
@@ -32,15 +31,10 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from mb_data import _prefetch
+
 # The dataset a worker process reads from, set by the pool's initializer.
 _WORKER_SOURCE: Any = None
-
-_EXIT_WAIT_SECONDS = 5.0  # how long the interpreter's exit waits for each worker thread
-
-# Passes whose worker threads may still run: `_stop_all` stops them before the
-# interpreter finalizes (a thread left inside an engine's C++ code while it
-# finalizes can abort the process; see `mb_data._prefetch`).
-_LIVE: set[_Pass] = set()
 
 
 def _init_worker(source: Any) -> None:
@@ -163,6 +157,12 @@ class _Pass:
         self.running = 0  # worker threads not finished yet
         self.threads: list[threading.Thread] = []
 
+    def halt(self) -> None:
+        """Asks the worker threads to end after the batch they are reading."""
+        with self.lock:
+            self.stop = True
+            self.room.notify_all()
+
 
 def _read_loop(state: _Pass) -> None:
     lock, results, read = state.lock, state.results, state.read
@@ -202,8 +202,9 @@ def _read_loop(state: _Pass) -> None:
     finally:
         with lock:
             state.running -= 1
-            if not state.running:
-                _LIVE.discard(state)
+        # (Registered with the prefetch threads: stopped before the interpreter
+        # finalizes, as a thread left in an engine's C++ code can abort it.)
+        _prefetch._LIVE.discard((state.halt, threading.current_thread()))
 
 
 class ThreadReader(Iterator[Any]):
@@ -246,8 +247,8 @@ class ThreadReader(Iterator[Any]):
             for _ in range(workers)
         ]
         state.running = workers
-        _LIVE.add(state)
         for thread in state.threads:
+            _prefetch._LIVE.add((state.halt, thread))
             thread.start()
 
     def __next__(self) -> Any:
@@ -316,17 +317,3 @@ class ThreadReader(Iterator[Any]):
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
             self.close()
-
-
-@atexit.register
-def _stop_all() -> None:
-    """Stops the worker threads still running, before the interpreter finalizes."""
-    live = list(_LIVE)
-    for state in live:
-        with state.lock:
-            state.stop = True
-            state.room.notify_all()
-    for state in live:
-        for thread in state.threads:
-            if thread is not threading.current_thread():
-                thread.join(timeout=_EXIT_WAIT_SECONDS)
