@@ -66,3 +66,13 @@ def test_a_call_that_does_not_fit_names_the_signature():
     spec = CallSpec(inspect.signature(_keras_call), (1,), {"mask": 2})
     assert spec.arguments_dict == {"inputs": 1, "training": None, "mask": 2}
     assert spec.user_arguments_dict == {"inputs": 1, "mask": 2}
+
+
+def test_a_plain_keras_call_is_bound_without_inspect():
+    # Declining every call would keep the results right but lose the fast path.
+    plan = call_plan(inspect.signature(_keras_call))
+    assert _bind_plainly(plan, (1,), {"training": True}) == (
+        {"inputs": 1, "training": True},
+        {"inputs": 1, "training": True, "mask": None},
+    )
+    assert _bind_plainly(call_plan(inspect.signature(_var_kwargs)), (1,), {}) is None

@@ -48,7 +48,7 @@ def _joiner():
     """``join(*batches)``: one output's batches as one NumPy array, joined by the engine
     where it can (one call instead of a conversion per batch)."""
     to_numpy = backends.backend_module("core").convert_to_numpy
-    concatenate = getattr(backends.backend_module("training"), "concatenate_outputs", None)
+    concatenate = backends.lookup("training", "concatenate_outputs")
 
     def join(*batches):
         if concatenate is not None:
