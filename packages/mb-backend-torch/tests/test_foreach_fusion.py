@@ -79,6 +79,11 @@ def _scaled_twice(xp, p, g, m, lr, c):
 
 def _sum_read_again(xp, p, g, v, lr, unused):
     # Centered RMSprop's v - avg * avg with v kept: one out-of-place addcmul.
+    return xp.multiply(p, xp.subtract(v, xp.square(g))), v
+
+
+def _sum_into_param(xp, p, g, v, lr, unused):
+    # p + (v - g * g), the difference read once: accumulated into p, no new list.
     return xp.add(p, xp.subtract(v, xp.square(g))), v
 
 
@@ -97,6 +102,18 @@ def _infinity_norm(xp, p, g, u, lr, beta):
     # memory of |g|'s list, which nothing reads any more (a copy, no allocation).
     u = xp.maximum(xp.multiply(beta, u), xp.abs(g))
     return xp.subtract(p, xp.divide(xp.multiply(lr, g), xp.add(u, 1e-7))), u
+
+
+def _nesterov(xp, p, g, m, lr, momentum):
+    # p + (m * momentum - g * lr), the sum read once: two accumulations into p.
+    m = xp.subtract(xp.multiply(m, momentum), xp.multiply(g, lr))
+    step = xp.subtract(xp.multiply(m, momentum), xp.multiply(g, lr))
+    return xp.add(p, step), m
+
+
+def _nesterov_reference(p, g, m, s):
+    m = m * s - g * LR
+    return p + (m * s - g * LR), m
 
 
 CASES = {
@@ -133,9 +150,11 @@ CASES = {
         ["add", "div_", "addcdiv_"],
     ),
     _scaled_twice: (lambda p, g, m, s: (p, LR * m / s), 2.0, ["mul_"]),
-    _sum_read_again: (lambda p, g, v, s: (p + v - g * g, v), 0.0, ["addcmul", "add_"]),
+    _sum_read_again: (lambda p, g, v, s: (p * (v - g * g), v), 0.0, ["addcmul", "mul_"]),
+    _sum_into_param: (lambda p, g, v, s: (p + v - g * g, v), 0.0, ["add_", "addcmul_"]),
     _sgd: (lambda p, g, m, s: (p - g * LR, m), 0.0, ["addcmul_"]),
     _weight_decay: (lambda p, g, m, s: (p - p * s * LR, m), 0.004, ["mul_"]),
+    _nesterov: (_nesterov_reference, 0.9, ["mul_", "addcmul_", "add_", "addcmul_"]),
     _infinity_norm: (
         lambda p, g, u, s: (
             p - LR * g / (np.maximum(s * u, np.abs(g)) + 1e-7),
@@ -209,8 +228,7 @@ def test_off_the_cpu_a_tensor_factor_is_not_broadcast(monkeypatch):
     # out-of-place kernel there (`on_cpu=False` stands for a GPU).
     from mb_backend_torch import _training_foreach
 
-    run = _training_foreach._run
-    monkeypatch.setattr(_training_foreach, "_run", lambda *a, **k: run(*a, on_cpu=False))
+    monkeypatch.setattr(_training_foreach, "_on_cpu", lambda params: False)
     p, g = ([RNG.normal(size=s) for s in SHAPES] for _ in range(2))
     tp, tg = ([torch.tensor(a) for a in group] for group in (p, g))
     unused = [torch.zeros_like(x) for x in tp]
@@ -218,5 +236,52 @@ def test_off_the_cpu_a_tensor_factor_is_not_broadcast(monkeypatch):
     with _Log() as log:
         training.foreach_update(_sgd, tp, tg, unused, scalars=(lr, 0.0))
     assert log.kernels == ["mul", "sub_"]
+    for i in range(len(SHAPES)):
+        np.testing.assert_allclose(tp[i].numpy(), p[i] - g[i] * LR, rtol=1e-12)
+
+
+def test_a_rule_is_traced_once_per_kind_of_call():
+    # A steady optimizer step re-traces nothing: the traced rule and its fusions are
+    # kept per (rule, slot count, Python numbers, CPU or not); a 0-d tensor scalar (the
+    # learning rate) is a placeholder set on each call, so a new rate is used at once.
+    from mb_backend_torch import _training_foreach
+
+    def rule(xp, p, g, m, lr, momentum):
+        m = xp.subtract(xp.multiply(m, momentum), xp.multiply(g, xp.multiply(lr, 2.0)))
+        return xp.add(p, m), m
+
+    p, g, m = ([RNG.normal(size=s) for s in SHAPES] for _ in range(3))
+    tp, tg, tm = ([torch.tensor(a) for a in group] for group in (p, g, m))
+    traced = _training_foreach._TRACE_COUNT[0]
+    for step, (lr, momentum) in enumerate([(0.1, 0.9), (0.2, 0.9), (0.3, 0.9), (0.3, 0.5)]):
+        rate = torch.tensor(lr, dtype=torch.float64)
+        training.foreach_update(rule, tp, tg, tm, scalars=(rate, momentum))
+        for i in range(len(SHAPES)):
+            m[i] = m[i] * momentum - g[i] * lr * 2.0
+            p[i] = p[i] + m[i]
+            np.testing.assert_allclose(tm[i].numpy(), m[i], rtol=1e-12)
+            np.testing.assert_allclose(tp[i].numpy(), p[i], rtol=1e-12)
+        # The first call traces; another rate does not; another momentum does.
+        assert _training_foreach._TRACE_COUNT[0] - traced == [1, 1, 1, 2][step]
+
+
+def test_on_the_cpu_a_tensor_factor_is_read_where_nothing_records(monkeypatch):
+    # p - g * lr as torch.optim's SGD runs it, add_(alpha=-lr), when no dispatch mode
+    # (the step recorder, which refuses value reads) is active; under one (`_Log`
+    # above) it stays a broadcast addcmul_ (test_a_fusable_chain_...[sgd]).
+    calls = []
+    for name in ("add_", "addcmul_"):
+        kernel = getattr(_compat.foreach, name)
+        monkeypatch.setattr(
+            _compat.foreach,
+            name,
+            lambda *a, name=name, kernel=kernel, **k: calls.append((name, k)) or kernel(*a, **k),
+        )
+    p, g = ([RNG.normal(size=s) for s in SHAPES] for _ in range(2))
+    tp, tg = ([torch.tensor(a) for a in group] for group in (p, g))
+    unused = [torch.zeros_like(x) for x in tp]
+    lr = torch.tensor(LR, dtype=torch.float64)
+    training.foreach_update(_sgd, tp, tg, unused, scalars=(lr, 0.0))
+    assert calls == [("add_", {"alpha": -LR})]
     for i in range(len(SHAPES)):
         np.testing.assert_allclose(tp[i].numpy(), p[i] - g[i] * LR, rtol=1e-12)

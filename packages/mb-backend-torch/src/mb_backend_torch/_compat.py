@@ -76,6 +76,12 @@ def dispatch_modes_off():
     return _disable_current_modes()
 
 
+def dispatch_mode_active():
+    """Whether a ``TorchDispatchMode`` is active (the step recorder, ``FakeTensorMode``):
+    one would see a tensor's value read into Python (``torch._C._len_torch_dispatch_stack``)."""
+    return torch._C._len_torch_dispatch_stack() > 0
+
+
 def overload_kernel(op):
     """The C++ callable under an ``OpOverload`` (its private ``_op``), or the overload
     itself: calling it skips ``OpOverload.__call__``'s Python frame (a microsecond per

@@ -1,6 +1,7 @@
 """Optimizer updates over many tensors at once: any per-tensor rule (`fused_update`) and
 elementwise rules on torch's multi-tensor ``_foreach`` kernels (`foreach_update`)."""
 
+import itertools
 import math
 import operator
 
@@ -8,6 +9,7 @@ import torch
 
 from mb_backend_torch import _foreach_fusion
 from mb_backend_torch._compat import foreach
+from mb_backend_torch._foreach_fusion import Scalar as _Scalar
 from mb_backend_torch._foreach_fusion import Value as _Value
 from mb_backend_torch._foreach_fusion import scalar as _scalar
 from mb_backend_torch.numpy._common import t
@@ -113,10 +115,12 @@ def _number_function(op, *args):
 
 class _Trace:
     """The ``xp`` a rule runs against in `foreach_update`: each function records a step
-    on lists (`_Value`s); functions of scalars only are computed at once."""
+    on lists (`_Value`s) or on tensor scalars (`_Scalar`s); functions of Python numbers
+    only are computed at once."""
 
     def __init__(self):
         self.steps = []
+        self.scalar_steps = []
 
     def _record(self, op, *args):
         if all(type(a) in (int, float) for a in args):
@@ -126,8 +130,9 @@ class _Trace:
             if number_function is not None:
                 return number_function(*args)
         if not any(isinstance(a, _Value) for a in args):
-            function = _UNARY.get(op) or _BINARY[op]
-            return function(*(torch.as_tensor(_scalar(a)) for a in args))
+            value = _Scalar(op, args)
+            self.scalar_steps.append(value)
+            return value
         value = _Value(op, args)
         self.steps.append(value)
         return value
@@ -156,20 +161,10 @@ class _Scratch:
     ``u + eps`` after ``maximum(beta_2 * u, abs(g))`` reuses ``abs(g)``'s list).
     """
 
-    def __init__(self, graph, fusions, enabled):
-        self.graph, self.enabled = graph, enabled
-        # When each list is read last; a fusion reads its operands at its root.
-        self.last_read = dict(graph.last_read)
-        for index, fusion in fusions.items():
-            for value in fusion.operands:
-                if isinstance(value, _Value):
-                    self.last_read[id(value)] = max(self.last_read.get(id(value), index), index)
-        self.given = {
-            id(arg.tensors)
-            for step in graph.steps
-            for arg in step.args
-            if isinstance(arg, _Value) and arg.op == "input"
-        }
+    def __init__(self, program, enabled):
+        self.graph, self.enabled = program.graph, enabled
+        self.last_read = program.last_read
+        self.given = {id(value.tensors) for value in program.read_inputs}
         self.holders = {}  # id(list) -> (list, values holding it), for lists allocated here
 
     def held(self, step):
@@ -205,8 +200,112 @@ class _Scratch:
         return tensors
 
 
-def _run(steps, outputs, on_cpu=False):
-    """Computes the traced `steps` with torch's multi-tensor kernels.
+class _Program:
+    """An elementwise rule traced once, on placeholders, with its plan of fusions.
+
+    `foreach_update` keeps one per kind of call (`_program_key`): the rule, its number
+    of slots, the scalars that are Python numbers (by value: the trace computes with
+    them) and whether the tensors are on the CPU (the plan differs). A call binds its
+    lists of tensors and its tensor scalars (the learning rate) to the placeholders
+    (`bind`) and runs the planned steps (`_run`); nothing is traced or planned again.
+    """
+
+    def __init__(self, rule, slot_count, scalars, on_cpu):
+        self.targets = [_Value("input", target=i) for i in range(1 + slot_count)]
+        self.grad = _Value("input")
+        self.scalars = [None if _is_number(s) else _Scalar("input") for s in scalars]
+        trace = _Trace()
+        args = [s if node is None else node for s, node in zip(scalars, self.scalars, strict=True)]
+        out = rule(trace, self.targets[0], self.grad, *self.targets[1:], *args)
+        out = out if isinstance(out, tuple) else (out,)
+        if len(out) != len(self.targets) or not all(isinstance(v, _Value) for v in out):
+            raise ValueError(
+                f"foreach_update: the rule must return (new_param, *new_slots) with "
+                f"{slot_count} slot(s), each computed from the lists; it returned {out!r}."
+            )
+        self.steps, self.scalar_steps, self.outputs = trace.steps, trace.scalar_steps, out
+        self.on_cpu = on_cpu
+        self.graph = _foreach_fusion.Graph(self.steps, out, on_cpu)
+        self.fusions, self.absorbed = _foreach_fusion.plan(self.graph)
+        # When each list is read last (`_Scratch`); a fusion reads its operands at its root.
+        self.last_read = dict(self.graph.last_read)
+        for index, fusion in self.fusions.items():
+            for value in fusion.operands:
+                if isinstance(value, _Value):
+                    self.last_read[id(value)] = max(self.last_read.get(id(value), index), index)
+        read = {
+            id(arg): arg
+            for step in self.steps
+            for arg in step.args
+            if isinstance(arg, _Value) and arg.op == "input"
+        }
+        self.read_inputs = tuple(read.values())
+
+    def bind(self, targets, grads, scalars):
+        """Sets the placeholders to this call's lists and scalars."""
+        for value, tensors in zip(self.targets, targets, strict=True):
+            value.tensors = tensors
+        self.grad.tensors = grads
+        for node, given in zip(self.scalars, scalars, strict=True):
+            if node is not None:
+                node.value = t(given)
+        for node in self.scalar_steps:
+            function = _UNARY.get(node.op) or _BINARY[node.op]
+            node.value = function(*(torch.as_tensor(_scalar(a)) for a in node.args))
+
+    def release(self):
+        """Drops this call's tensors, so a kept program holds no memory between calls."""
+        for value in itertools.chain(self.targets, (self.grad,), self.steps):
+            value.tensors = None
+        for node in itertools.chain(self.scalars, self.scalar_steps):
+            if node is not None:
+                node.value = None
+
+
+def _is_number(value):
+    return isinstance(value, bool | int | float)
+
+
+def _number_key(value):
+    # -0.0 == 0.0, but a trace computed with one may differ from one with the other.
+    return (type(value), value, math.copysign(1.0, value) if value == 0 else 0.0)
+
+
+def _program_key(rule, slot_count, scalars, on_cpu):
+    return (
+        rule,
+        slot_count,
+        on_cpu,
+        tuple(_number_key(s) if _is_number(s) else None for s in scalars),
+    )
+
+
+_PROGRAMS = {}  # _program_key -> _Program
+_PROGRAMS_KEPT = 64
+_TRACE_COUNT = [0]  # rules traced so far (tests check that a steady step traces none)
+
+
+def _program(key, rule, slot_count, scalars, on_cpu):
+    """The kept program of this kind of call, taken out of the cache while it runs (a
+    concurrent call of the same kind, on another thread, traces its own), or a new one."""
+    program = _PROGRAMS.pop(key, None) if key is not None else None
+    if program is None:
+        _TRACE_COUNT[0] += 1
+        program = _Program(rule, slot_count, scalars, on_cpu)
+    return program
+
+
+def _keep(key, program):
+    if key is None:
+        return
+    if len(_PROGRAMS) >= _PROGRAMS_KEPT:
+        _PROGRAMS.clear()
+    _PROGRAMS[key] = program
+
+
+def _run(program, on_cpu=False):
+    """Computes the traced steps of `program` (bound to this call's tensors) with
+    torch's multi-tensor kernels.
 
     A step writes into the memory of an argument, instead of allocating, when nothing
     reads that argument afterwards and the memory is scratch (allocated by an earlier
@@ -218,9 +317,8 @@ def _run(steps, outputs, on_cpu=False):
     that must not write into its arguments reuses a list an earlier step allocated,
     once it is read no more (`_Scratch`).
     """
-    graph = _foreach_fusion.Graph(steps, outputs, on_cpu)
-    fusions, absorbed = _foreach_fusion.plan(graph)
-    scratch = _Scratch(graph, fusions, on_cpu)
+    graph, fusions, absorbed = program.graph, program.fusions, program.absorbed
+    scratch = _Scratch(program, on_cpu)
 
     def operand(arg):
         return arg.tensors if isinstance(arg, _Value) else _scalar(arg)
@@ -230,7 +328,7 @@ def _run(steps, outputs, on_cpu=False):
             return b.tensors[0].dtype == a.tensors[0].dtype
         return isinstance(b, bool | int | float)
 
-    for index, step in enumerate(steps):
+    for index, step in enumerate(program.steps):
         if id(step) not in absorbed:
             _run_step(graph, fusions, scratch, index, step, operand, same_dtype)
             scratch.held(step)
@@ -297,9 +395,10 @@ def _run_step(graph, fusions, scratch, index, step, operand, same_dtype):
 def foreach_update(rule, params, grads, *slots, scalars=()):
     """Run an elementwise update rule over every tensor at once, in place.
 
-    The rule is traced once per call (its functions record steps on lists of tensors),
-    then run with torch's multi-tensor ``_foreach_*`` kernels, updating in place
-    wherever the value overwritten is not read again (see `_run`).
+    The rule is traced (its functions record steps on lists of tensors and on tensor
+    scalars) and its fusions planned once per kind of call (`_Program`), then run with
+    torch's multi-tensor ``_foreach_*`` kernels, updating in place wherever the value
+    overwritten is not read again (see `_run`).
 
     Args:
         rule: ``rule(xp, param, grad, *slots, *scalars) -> new_param`` or
@@ -319,26 +418,29 @@ def foreach_update(rule, params, grads, *slots, scalars=()):
             f"list ({[len(s) for s in slots]}) must have the same length."
         )
     targets = [params, *slots]
-    inputs = [_Value("input", tensors=tensors, target=i) for i, tensors in enumerate(targets)]
-    grad = _Value("input", tensors=grads)
-    trace = _Trace()
-    out = rule(trace, inputs[0], grad, *inputs[1:], *scalars)
-    out = out if isinstance(out, tuple) else (out,)
-    if len(out) != len(targets) or not all(isinstance(v, _Value) for v in out):
-        raise ValueError(
-            f"foreach_update: the rule must return (new_param, *new_slots) with "
-            f"{len(slots)} slot(s), each computed from the lists; it returned {out!r}."
-        )
-    with torch.no_grad():
-        _run(trace.steps, out, on_cpu=all(map(_IS_CPU, params)))
-        sources = [value.tensors for value in out]
-        # A value living in another target's memory is copied out before any write.
-        sources = [
-            [x.clone() for x in source]
-            if any(source is other for j, other in enumerate(targets) if j != i)
-            else source
-            for i, source in enumerate(sources)
-        ]
-        for target, source in zip(targets, sources, strict=True):
-            if source is not target:
-                foreach.copy_(target, source)
+    on_cpu = _on_cpu(params)
+    # Under torch.compile the rule is traced afresh: TorchDynamo follows the trace.
+    key = None if torch.compiler.is_compiling() else _program_key(rule, len(slots), scalars, on_cpu)
+    program = _program(key, rule, len(slots), scalars, on_cpu)
+    try:
+        program.bind(targets, grads, scalars)
+        with torch.no_grad():
+            _run(program, on_cpu=on_cpu)
+            sources = [value.tensors for value in program.outputs]
+            # A value living in another target's memory is copied out before any write.
+            sources = [
+                [x.clone() for x in source]
+                if any(source is other for j, other in enumerate(targets) if j != i)
+                else source
+                for i, source in enumerate(sources)
+            ]
+            for target, source in zip(targets, sources, strict=True):
+                if source is not target:
+                    foreach.copy_(target, source)
+    finally:
+        program.release()
+    _keep(key, program)
+
+
+def _on_cpu(params):
+    return all(map(_IS_CPU, params))

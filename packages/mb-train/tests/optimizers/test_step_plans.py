@@ -160,3 +160,34 @@ def test_the_kernel_step_without_a_snapshot_keeps_the_update_order():
 
     for f, s in zip(run(make()), run(_generic(make())), strict=True):
         np.testing.assert_allclose(f, s, rtol=1e-5, atol=3e-6)
+
+
+@pytest.mark.parametrize("accumulate", [None, 2], ids=["plain", "accumulated"])
+def test_a_step_looks_its_plan_up_once(monkeypatch, accumulate):
+    # `apply` finds the list's plan and hands it to the update (no second key).
+    lookups = []
+    step_plan = _apply.ApplyMixin._step_plan
+
+    def counting(self, variables):
+        lookups.append(len(variables))
+        return step_plan(self, variables)
+
+    monkeypatch.setattr(_apply.ApplyMixin, "_step_plan", counting)
+    variables = [mb_ops.Variable(p) for p in _values(((3, 4), (4,)))]
+    optimizer = optimizers.Adam(0.05, weight_decay=0.1, gradient_accumulation_steps=accumulate)
+    rng = np.random.default_rng(6)
+    for _ in range(3):
+        optimizer.apply(_grads(rng, variables), variables)
+    assert lookups == [2, 2, 2]
+
+
+def test_an_unknown_variable_is_still_refused_once_the_list_has_a_plan():
+    variables = [mb_ops.Variable(p) for p in _values(((3, 4), (4,)))]
+    optimizer = optimizers.SGD(0.1)
+    rng = np.random.default_rng(7)
+    optimizer.apply(_grads(rng, variables), variables)
+    stranger = mb_ops.Variable(_values(((4,),))[0])
+    with pytest.raises(ValueError, match="Unknown variable"):
+        optimizer.apply(_grads(rng, [stranger]), [stranger])
+    with pytest.raises(ValueError, match="Unknown variable"):
+        optimizer.apply(_grads(rng, [variables[0], stranger]), [variables[0], stranger])

@@ -159,9 +159,11 @@ class ApplyMixin:
         if not grads:
             return
         variables = self._variables_for(grads, trainable_variables)
-        if get_stateless_scope() is not None or self._updates_in_place(variables):
+        # Worked out once per step, here: the update below runs with it.
+        plan = self._step_plan(variables)
+        if get_stateless_scope() is not None or self._updates_in_place(plan):
             # In place on the kernels, a snapshot of the state would change nothing.
-            self._apply(grads, variables)
+            self._apply_planned(grads, variables, plan)
             return
         # Outside a StatelessScope (eager use), run on a snapshot of the state and
         # write the results back, so that values read before an update (for the
@@ -169,22 +171,32 @@ class ApplyMixin:
         given = _ids(variables)
         state = list(variables) + [v for v in self.variables if id(v) not in given]
         with StatelessScope._snapshot(state) as scope:
-            self._apply(grads, variables)
+            self._apply_planned(grads, variables, plan)
         for variable in state:
             new = scope.get_current_value(variable)
             if new is not variable._value:
                 variable.assign(new)
 
-    def _apply(self, grads, variables):
+    def _apply_planned(self, grads, variables, plan):
+        if type(self)._apply is ApplyMixin._apply:
+            self._apply(grads, variables, plan)
+        else:  # a wrapper's own `_apply(grads, variables)`
+            self._apply(grads, variables)
+
+    def _apply(self, grads, variables, plan=None):
+        """The update; `plan` is the `_StepPlan` of `variables` (None: looked up)."""
+        given = variables
         grads, variables = self._filter_empty_gradients(grads, variables)
         # Each process's gradients of its part of the batch, averaged over the
         # processes where the engine's tensors are per-process (torch, as DDP).
         grads = aggregate_gradients(grads)
         grads, variables = self._overwrite_variables_directly_with_gradients(grads, variables)
+        if variables is not given:  # some were left out: the plan is another list's
+            plan = None
         if grads:
             if self.loss_scale_factor is not None:
                 grads = [ops.divide(g, self.loss_scale_factor) for g in grads]
-            self._backend_apply_gradients(grads, variables)
+            self._backend_apply_gradients(grads, variables, plan)
             constraints = map(_CONSTRAINT, variables)
             if any(map(operator.is_not, constraints, itertools.repeat(None))):
                 for variable in variables:
@@ -216,7 +228,7 @@ class ApplyMixin:
         if not self.built:
             with name_scope(self.name, caller=self):
                 self.build(variables)
-        self._check_variables_are_known(variables)
+        # Checked by `_step_plan` when it makes the list's plan (a known list has one).
         return variables
 
     def _filter_empty_gradients(self, grads, variables):
@@ -264,19 +276,20 @@ class ApplyMixin:
 
     # ----- the update ---------------------------------------------------------------
 
-    def _backend_apply_gradients(self, grads, variables):
+    def _backend_apply_gradients(self, grads, variables, plan=None):
         if self.gradient_accumulation_steps:
-            self._accumulate_and_update(grads, variables)
+            self._accumulate_and_update(grads, variables, plan)
         else:
-            self._clip_decay_update(grads, variables)
+            self._clip_decay_update(grads, variables, plan)
         if self.use_ema:
             self._update_model_variables_moving_average(self._trainable_variables)
             if self.ema_overwrite_frequency:
                 self._overwrite_with_average_every_n_steps()
 
-    def _clip_decay_update(self, grads, variables):
+    def _clip_decay_update(self, grads, variables, plan=None):
         grads = self._clip_gradients(grads)
-        plan = self._step_plan(variables)
+        if plan is None:
+            plan = self._step_plan(variables)
         grads = plan.cast_gradients(grads)
         learning_rate = self._learning_rate_value()
         self._advance_state()
@@ -285,7 +298,7 @@ class ApplyMixin:
         self._apply_weight_decay(variables)
         self._backend_update_step(grads, variables, learning_rate)
 
-    def _accumulate_and_update(self, grads, variables):
+    def _accumulate_and_update(self, grads, variables, plan=None):
         steps = self.gradient_accumulation_steps
         update = self._is_accumulation_update()
         accs = [self._accumulated_gradients[self._get_variable_index(v)] for v in variables]
@@ -295,7 +308,7 @@ class ApplyMixin:
         watched = list(variables) + [v for v in self._variables if id(v) not in skip]
         before = [v.value for v in watched]
         with self._no_in_place():
-            self._clip_decay_update([ops.divide(s, steps) for s in summed], variables)
+            self._clip_decay_update([ops.divide(s, steps) for s in summed], variables, plan)
         for variable, old in zip(watched, before, strict=True):
             variable.assign(ops.where(update, variable.value, old))
         for acc, total in zip(accs, summed, strict=True):
@@ -316,7 +329,8 @@ class ApplyMixin:
         )
 
     def _step_plan(self, variables):
-        """The `_StepPlan` of this list of variables (made on first use)."""
+        """The `_StepPlan` of this list of variables (made on first use, once the
+        variables are checked to be the optimizer's: a list with a plan is known)."""
         scope = get_autocast_scope()
         key = (
             tuple(map(id, variables)),
@@ -326,6 +340,7 @@ class ApplyMixin:
         plans = self._step_plans
         plan = plans.get(key)
         if plan is None:
+            self._check_variables_are_known(variables)
             if len(plans) >= _PLANS_KEPT:
                 plans.clear()
             plan = plans[key] = _StepPlan(variables)
@@ -341,14 +356,14 @@ class ApplyMixin:
             and self._uses_builtin_math()
         )
 
-    def _updates_in_place(self, variables):
-        """Whether an eager `apply` of these variables runs on the in-place kernels,
-        reading nothing it has written (no accumulation, no wrapper's selection)."""
+    def _updates_in_place(self, plan):
+        """Whether an eager `apply` of the variables of `plan` runs on the in-place
+        kernels, reading nothing it has written (no accumulation, no wrapper's selection)."""
         return (
             not self.gradient_accumulation_steps
             and type(self)._apply is ApplyMixin._apply
             and self._kernels_usable()
-            and self._step_plan(variables).kernel_groups(self) is not None
+            and plan.kernel_groups(self) is not None
         )
 
     def _try_kernels(self, grads, variables, learning_rate, plan=None):
