@@ -25,7 +25,8 @@ first on ``PYTHONPATH``, e.g. ``git worktree add ../mb-old <commit>``), run in t
 interleaved rounds, so a change is compared on the same machine load. Reported: microseconds per
 step (wall; CPU time beside it) and the ratios native/mb and Keras/mb (above 1: mb is
 faster). The hyperparameters are each library's defaults except the learning rate
-(1e-3) and SGD's momentum (0.9): the step's work is what is compared, not the math.
+(1e-3) and SGD's momentum (0.9; "sgd0": none, "nesterov": Nesterov's): the step's work is
+what is compared, not the math.
 """
 
 import argparse
@@ -40,9 +41,12 @@ FRAMEWORKS = ("mb", "keras", "native")
 SHAPES = ((128, 128), (128,), (64, 256), (256,))
 
 # mb/Keras class name: (torch.optim name or None, optax name or None). Lion, Ftrl,
-# Lamb: no torch.optim of that name; Ftrl: none in optax.
+# Lamb, Muon: no torch.optim of that name (torch's Muon is another algorithm); Ftrl, Muon:
+# none in optax.
 OPTIMIZERS = {
     "sgd": ("SGD", "SGD", "sgd"),
+    "sgd0": ("SGD", "SGD", "sgd"),
+    "nesterov": ("SGD", "SGD", "sgd"),
     "adam": ("Adam", "Adam", "adam"),
     "adamw": ("AdamW", "AdamW", "adamw"),
     "rmsprop": ("RMSprop", "RMSprop", "rmsprop"),
@@ -54,7 +58,11 @@ OPTIMIZERS = {
     "lamb": ("Lamb", None, "lamb"),
     "ftrl": ("Ftrl", None, None),
     "adafactor": ("Adafactor", "Adafactor", "adafactor"),
+    "muon": ("Muon", None, None),
 }
+# Arguments beside the learning rate (the same names in Keras, torch.optim and optax):
+# "sgd" has momentum, "sgd0" none, "nesterov" Nesterov momentum.
+ARGUMENTS = {"sgd": {"momentum": 0.9}, "nesterov": {"momentum": 0.9, "nesterov": True}}
 LEARNING_RATE = 1e-3
 
 
@@ -90,10 +98,7 @@ def run_api(keras, backend, name, n, steps):
     """mb or Keras 3: one optimizer step through the Keras API."""
     params, grads = _values(n)
     cls = getattr(keras.optimizers, OPTIMIZERS[name][0])
-    kwargs = {"learning_rate": LEARNING_RATE}
-    if name == "sgd":
-        kwargs["momentum"] = 0.9
-    optimizer = cls(**kwargs)
+    optimizer = cls(learning_rate=LEARNING_RATE, **ARGUMENTS.get(name, {}))
     variables = [keras.Variable(p) for p in params]
     grads = [keras.ops.convert_to_tensor(g) for g in grads]
     optimizer.build(variables)
@@ -141,9 +146,7 @@ def run_native(backend, name, n, steps):
         tensors = [torch.nn.Parameter(torch.from_numpy(p)) for p in params]
         for tensor, grad in zip(tensors, grads, strict=True):
             tensor.grad = torch.from_numpy(grad)
-        kwargs = {"lr": LEARNING_RATE}
-        if name == "sgd":
-            kwargs["momentum"] = 0.9
+        kwargs = {"lr": LEARNING_RATE, **ARGUMENTS.get(name, {})}
         if name != "adafactor":  # torch's Adafactor has no multi-tensor path
             kwargs["foreach"] = True
         optimizer = getattr(torch.optim, torch_name)(tensors, **kwargs)
@@ -152,8 +155,7 @@ def run_native(backend, name, n, steps):
         import jax
         import optax
 
-        kwargs = {"momentum": 0.9} if name == "sgd" else {}
-        transform = getattr(optax, optax_name)(LEARNING_RATE, **kwargs)
+        transform = getattr(optax, optax_name)(LEARNING_RATE, **ARGUMENTS.get(name, {}))
         values = [jax.numpy.asarray(p) for p in params]
         grad_values = [jax.numpy.asarray(g) for g in grads]
 

@@ -166,8 +166,7 @@ def test_foreach_momentum_scales_the_slot_in_place(monkeypatch, on_cpu):
     # a GPU grad * lr is the one list of new tensors a step (a gradient is never
     # written); on the CPU, where the kernels run tensor by tensor, none: the 0-d lr
     # is broadcast into addcmul_ (`on_cpu=False` stands for a GPU here).
-    run = _training_foreach._run
-    monkeypatch.setattr(_training_foreach, "_run", lambda *a, **k: run(*a, on_cpu=on_cpu))
+    monkeypatch.setattr(_training_foreach, "_on_cpu", lambda params: on_cpu)
     shapes = [(3,), (2, 4)]
     p = [RNG.normal(size=s) for s in shapes]
     g = [RNG.normal(size=s) for s in shapes]
