@@ -285,3 +285,24 @@ def test_on_the_cpu_a_tensor_factor_is_read_where_nothing_records(monkeypatch):
     assert calls == [("add_", {"alpha": -LR})]
     for i in range(len(SHAPES)):
         np.testing.assert_allclose(tp[i].numpy(), p[i] - g[i] * LR, rtol=1e-12)
+
+
+def test_under_a_dispatch_mode_no_value_is_read_into_python():
+    # The step recorder refuses a step that reads a tensor's value (`.item()`): under
+    # a dispatch mode the rate stays a tensor, broadcast into addcmul_.
+    class _AllOps(_compat.DispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.ops = []
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.ops.append(func.name())
+            return func(*args, **(kwargs or {}))
+
+    tp, tg = ([torch.tensor(RNG.normal(size=s)) for s in SHAPES] for _ in range(2))
+    unused = [torch.zeros_like(x) for x in tp]
+    lr = torch.tensor(LR, dtype=torch.float64)
+    with _AllOps() as log:
+        training.foreach_update(_sgd, tp, tg, unused, scalars=(lr, 0.0))
+    assert "aten::_local_scalar_dense" not in log.ops
+    assert any(name.startswith("aten::_foreach_addcmul_") for name in log.ops)
