@@ -58,8 +58,6 @@ def fused_update(update_fn, params, grads, *slots, scalars=(), donate=False, jit
     return tuple(columns) if slots else columns[0]
 
 
-_IS_CPU = operator.attrgetter("is_cpu")
-
 _UNARY = {
     "abs": torch.abs,
     "negative": torch.neg,
@@ -443,4 +441,7 @@ def foreach_update(rule, params, grads, *slots, scalars=()):
 
 
 def _on_cpu(params):
-    return all(map(_IS_CPU, params))
+    """Whether the update runs on the CPU, read from its first parameter: an optimizer's
+    lists share one device, and the answer only picks among kernels that give the same
+    numbers on any device (a pass over 100 tensors' ``is_cpu`` was ~7 us a call)."""
+    return params[0].is_cpu
