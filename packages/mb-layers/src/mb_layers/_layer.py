@@ -15,7 +15,7 @@ from mb_layers._layer_state import LayerStateMixin
 from mb_layers._masking import get_keras_mask, set_keras_mask
 from mb_layers._ops import ops
 from mb_layers._quantization import QuantizationMixin, wrap_quantize
-from mb_layers._tracking import Tracker
+from mb_layers._tracking import Tracker, structure_changed
 from mb_ops import (
     AutocastScope,
     SymbolicScope,
@@ -50,6 +50,20 @@ _UNTRACKED = frozenset(
         "_auto_config_error",
         "_in_build",
         "_remat_mode",
+    }
+)
+
+
+# Attributes whose assignment changes what the layer's variable lists hold (see
+# `structure_changed`); their lists changed in place are counted where that happens.
+_STRUCTURE = frozenset(
+    {
+        "built",
+        "_layers",
+        "_trainable",
+        "_trainable_variables",
+        "_non_trainable_variables",
+        "_seed_generators",
     }
 )
 
@@ -233,6 +247,8 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
             if hook is not None:
                 name, value = hook(self, name, value)
             value = tracker.track(value)
+        if name in _STRUCTURE:
+            structure_changed()
         if name == "built" and value and "_path" in self.__dict__ and self._path is None:
             # However it was built (its build, a symbolic call, a model's constructor).
             with name_scope(self.name, caller=self):
@@ -277,7 +293,7 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
     @trainable.setter
     def trainable(self, value):
         value = bool(value)
-        self._trainable = value
+        self._trainable = value  # (counted as a structure change by __setattr__)
         for v in self._trainable_variables:
             v.trainable = value
         for layer in self._layers:
