@@ -140,8 +140,6 @@ class EpochIterator:
 
         Example:
             >>> import numpy as np
-            >>> EpochIterator.only_batch(np.ones((4, 2)), host_arrays=True).dtype
-            dtype('float32')
             >>> EpochIterator.only_batch(np.ones((40, 2))) is None  # two batches
             True
         """

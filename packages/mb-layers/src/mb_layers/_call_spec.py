@@ -41,6 +41,12 @@ class CallSpec:
         self.tensor_arguments_dict = {}
         symbolic = False
         for name, value in arguments.items():
+            if value is None:
+                continue
+            if is_keras_tensor(value) or _backend.is_tensor(value):  # a leaf: no flatten
+                self.tensor_arguments_dict[name] = value
+                symbolic = symbolic or is_keras_tensor(value)
+                continue
             leaves = tree.flatten(value)
             if (
                 leaves

@@ -499,8 +499,9 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
         with _call_context.CallScope(self) as context:
             if context.is_entry:
                 self._clear_losses()
-            with name_scope(self.name, caller=self):
-                self._maybe_build(call_spec)
+            if not self.built:  # (a scope entered for nothing on every later call)
+                with name_scope(self.name, caller=self):
+                    self._maybe_build(call_spec)
             kwargs = dict(kwargs)
             self._resolve_training(call_spec, context, kwargs)
             previous_mask = self._populate_masks(call_spec, kwargs)
@@ -519,7 +520,9 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
                     self.built = True
                 if self.activity_regularizer is not None and call_spec.eager:
                     self._add_activity_loss(outputs)
-            if self.supports_masking:
+            if self.supports_masking and (
+                previous_mask is not None or not is_default(self.compute_mask)
+            ):  # (else the default compute_mask gives no mask to set)
                 self._set_mask_metadata(call_spec.first_arg, outputs, previous_mask)
         if not call_spec.eager:
             Node(self, call_args=original_args, call_kwargs=original_kwargs, outputs=outputs)
@@ -600,7 +603,10 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
                         kwargs[mask_name] = mask
         if kwargs.get("mask") is not None:
             return kwargs["mask"]
-        return tree.map_structure(get_keras_mask, call_spec.first_arg)
+        first = call_spec.first_arg
+        if is_tensor_like(first):  # a leaf: no structure to map over
+            return get_keras_mask(first)
+        return tree.map_structure(get_keras_mask, first)
 
     def _autocast_scope(self):
         current = get_autocast_scope()
