@@ -17,11 +17,22 @@ def _positional_only(a, /, b=2, c=3): ...
 def _two(x, y): ...
 def _var_kwargs(inputs, **kwargs): ...
 def _var_args(*args): ...
+def _sequential_call(inputs, training=None, mask=None, **kwargs): ...
+def _keyword_only_and_rest(a, /, *, b=1, **rest): ...
 
 
 SIGNATURES = [
     inspect.signature(f)
-    for f in (_keras_call, _required_mask, _positional_only, _two, _var_kwargs, _var_args)
+    for f in (
+        _keras_call,
+        _required_mask,
+        _positional_only,
+        _two,
+        _var_kwargs,
+        _var_args,
+        _sequential_call,
+        _keyword_only_and_rest,
+    )
 ]
 CALLS = [
     ((1,), {}),
@@ -37,6 +48,9 @@ CALLS = [
     ((1,), {"y": 3}),
     ((1,), {"z": 1}),
     ((1, 2, 3, 4), {}),
+    ((1,), {"z": 1, "training": True}),
+    ((1,), {"kwargs": 1, "rest": 2}),
+    ((), {"mask": 1, "inputs": 2, "z": 3}),
 ]
 
 
@@ -75,4 +89,10 @@ def test_a_plain_keras_call_is_bound_without_inspect():
         {"inputs": 1, "training": True},
         {"inputs": 1, "training": True, "mask": None},
     )
-    assert _bind_plainly(call_plan(inspect.signature(_var_kwargs)), (1,), {}) is None
+    # ... nor that of Sequential's and Functional's `call`, which take **kwargs.
+    plan = call_plan(inspect.signature(_sequential_call))
+    assert _bind_plainly(plan, (1,), {"training": False, "z": 2}) == (
+        {"inputs": 1, "training": False, "kwargs": {"z": 2}},
+        {"inputs": 1, "training": False, "mask": None, "z": 2},
+    )
+    assert _bind_plainly(call_plan(inspect.signature(_var_args)), (1,), {}) is None

@@ -6,11 +6,14 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 from mb_data import _convert
 from mb_data._prefetch import Prefetcher
 from mb_data._select import get_data_adapter
 from mb_data._sharding import DataSharding
 from mb_ops import backends, config
+from mb_ops import distribution as distribution_api
 
 
 class OutOfDataWarning(UserWarning):
@@ -123,6 +126,36 @@ class EpochIterator:
         """``batch`` with every leaf a tensor of the active backend: what the iterator
         yields without ``host_arrays`` (tensors are returned as they are)."""
         return _convert.to_backend(batch)
+
+    @staticmethod
+    def only_batch(x: Any, batch_size: int | None = None, host_arrays: bool = False) -> Any:
+        """The one batch an iterator over ``x`` alone would yield, made without the
+        iterator, or None where that takes more than a look at ``x``.
+
+        It is made here when ``x`` is one NumPy array of numbers of at most
+        `batch_size` (default 32) rows, no distribution shards the data and the
+        batches would be made on the calling thread (a CPU device); floats are cast
+        to ``floatx`` as the array adapter does. What a server pays for
+        ``predict(x)`` on one request: no adapter, iterator or generator to set up.
+
+        Example:
+            >>> import numpy as np
+            >>> EpochIterator.only_batch(np.ones((40, 2))) is None  # two batches
+            True
+        """
+        if type(x) is not np.ndarray or x.ndim == 0 or x.dtype.kind not in "biuf":
+            return None
+        size = batch_size or 32
+        if type(size) is not int or not 0 < len(x) <= size:
+            return None
+        if distribution_api.distribution() is not None:
+            return None
+        placement = backends.lookup("core", "placement")
+        if placement is not None and placement(only_for_accelerators=True) is not None:
+            return None  # prefetched on a thread, in the caller's device scope
+        if x.dtype.kind == "f" and x.dtype.name != config.floatx():
+            x = x.astype(config.floatx())
+        return x if host_arrays else _convert.backend_converter()(x)
 
     def reset(self) -> None:
         """Drops the persistent iterator: the next epoch starts a new pass."""

@@ -41,6 +41,12 @@ class CallSpec:
         self.tensor_arguments_dict = {}
         symbolic = False
         for name, value in arguments.items():
+            if value is None:
+                continue
+            if is_keras_tensor(value) or _backend.is_tensor(value):  # a leaf: no flatten
+                self.tensor_arguments_dict[name] = value
+                symbolic = symbolic or is_keras_tensor(value)
+                continue
             leaves = tree.flatten(value)
             if (
                 leaves
@@ -77,38 +83,53 @@ _EMPTY = inspect.Parameter.empty
 def call_plan(signature):
     """What binding a call to `signature` needs, worked out once (a layer keeps it):
     the names in order, the positional ones, the defaults, the names a keyword may
-    give, and whether the signature has neither ``*args`` nor ``**kwargs``."""
+    give, whether the signature has no ``*args``, and the name of its ``**kwargs``
+    (None without)."""
     names = list(signature.parameters)
     params = signature.parameters.values()
-    kinds = {p.kind for p in params}
-    plain = not kinds & {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD}
+    plain = all(p.kind is not p.VAR_POSITIONAL for p in params)
+    var_keyword = next((p.name for p in params if p.kind is p.VAR_KEYWORD), None)
     positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    keyword = frozenset(p.name for p in params if p.kind is not p.POSITIONAL_ONLY)
+    keyword = frozenset(p.name for p in params if p.kind not in (p.POSITIONAL_ONLY, p.VAR_KEYWORD))
     defaults = {p.name: p.default for p in params}
-    return names, positional, defaults, keyword, plain
+    return names, positional, defaults, keyword, plain, var_keyword
 
 
 def _bind_plainly(plan, args, kwargs):
     """What `_bind` returns, without ``inspect``'s general machinery, for a signature with
-    no ``*args``/``**kwargs`` and a call that binds cleanly (most layer calls); None
-    for anything else (`_bind` then binds it, or raises its error)."""
-    names, positional, defaults, keyword, plain = plan
+    no ``*args`` and a call that binds cleanly (most layer calls, `Sequential`'s and
+    `Functional`'s ``**kwargs`` included); None for anything else (`_bind` then binds
+    it, or raises its error)."""
+    names, positional, defaults, keyword, plain, var_keyword = plan
     if not plain or len(args) > len(positional):
         return None
     user = dict(zip(positional, args, strict=False))  # (fewer args than names)
+    extra = None  # what ``**kwargs`` takes
     for name, value in kwargs.items():
-        if name in user or name not in keyword:
+        if name in user:
             return None
-        user[name] = value
+        if name in keyword:
+            user[name] = value
+        elif var_keyword is not None:
+            if extra is None:
+                extra = {}
+            extra[name] = value
+        else:
+            return None
     arguments = {}
     for name in names:
         if name in user:
             arguments[name] = user[name]
+        elif name == var_keyword:
+            if extra:
+                arguments.update(extra)
         else:
             default = defaults[name]
             if default is _EMPTY:  # a required argument is missing
                 return None
             arguments[name] = default
+    if extra:
+        user[var_keyword] = extra
     if len(user) > 1 and kwargs:  # in the signature's order, as `inspect` gives them
         user = {name: user[name] for name in names if name in user}
     return user, arguments

@@ -15,7 +15,7 @@ from mb_layers._layer_state import LayerStateMixin
 from mb_layers._masking import get_keras_mask, set_keras_mask
 from mb_layers._ops import ops
 from mb_layers._quantization import QuantizationMixin, wrap_quantize
-from mb_layers._tracking import Tracker
+from mb_layers._tracking import Tracker, structure_changed
 from mb_ops import (
     AutocastScope,
     SymbolicScope,
@@ -50,6 +50,20 @@ _UNTRACKED = frozenset(
         "_auto_config_error",
         "_in_build",
         "_remat_mode",
+    }
+)
+
+
+# Attributes whose assignment changes what the layer's variable lists hold (see
+# `structure_changed`); their lists changed in place are counted where that happens.
+_STRUCTURE = frozenset(
+    {
+        "built",
+        "_layers",
+        "_trainable",
+        "_trainable_variables",
+        "_non_trainable_variables",
+        "_seed_generators",
     }
 )
 
@@ -233,6 +247,8 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
             if hook is not None:
                 name, value = hook(self, name, value)
             value = tracker.track(value)
+        if name in _STRUCTURE:
+            structure_changed()
         if name == "built" and value and "_path" in self.__dict__ and self._path is None:
             # However it was built (its build, a symbolic call, a model's constructor).
             with name_scope(self.name, caller=self):
@@ -277,7 +293,7 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
     @trainable.setter
     def trainable(self, value):
         value = bool(value)
-        self._trainable = value
+        self._trainable = value  # (counted as a structure change by __setattr__)
         for v in self._trainable_variables:
             v.trainable = value
         for layer in self._layers:
@@ -483,8 +499,9 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
         with _call_context.CallScope(self) as context:
             if context.is_entry:
                 self._clear_losses()
-            with name_scope(self.name, caller=self):
-                self._maybe_build(call_spec)
+            if not self.built:  # (a scope entered for nothing on every later call)
+                with name_scope(self.name, caller=self):
+                    self._maybe_build(call_spec)
             kwargs = dict(kwargs)
             self._resolve_training(call_spec, context, kwargs)
             previous_mask = self._populate_masks(call_spec, kwargs)
@@ -503,7 +520,9 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
                     self.built = True
                 if self.activity_regularizer is not None and call_spec.eager:
                     self._add_activity_loss(outputs)
-            if self.supports_masking:
+            if self.supports_masking and (
+                previous_mask is not None or not is_default(self.compute_mask)
+            ):  # (else the default compute_mask gives no mask to set)
                 self._set_mask_metadata(call_spec.first_arg, outputs, previous_mask)
         if not call_spec.eager:
             Node(self, call_args=original_args, call_kwargs=original_kwargs, outputs=outputs)
@@ -584,7 +603,10 @@ class Layer(BackendLayer, LayerStateMixin, QuantizationMixin, Operation):
                         kwargs[mask_name] = mask
         if kwargs.get("mask") is not None:
             return kwargs["mask"]
-        return tree.map_structure(get_keras_mask, call_spec.first_arg)
+        first = call_spec.first_arg
+        if is_tensor_like(first):  # a leaf: no structure to map over
+            return get_keras_mask(first)
+        return tree.map_structure(get_keras_mask, first)
 
     def _autocast_scope(self):
         current = get_autocast_scope()

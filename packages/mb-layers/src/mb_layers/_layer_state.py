@@ -8,6 +8,7 @@ from mb_layers import _backend
 from mb_layers import constraints as constraints_module
 from mb_layers import initializers as initializers_module
 from mb_layers import regularizers as regularizers_module
+from mb_layers._tracking import structure_changed
 from mb_ops import (
     StatelessScope,
     Variable,
@@ -160,20 +161,24 @@ class LayerStateMixin:
         if isinstance(value, LayerStateMixin):
             if not any(value is layer for layer in self._layers):
                 self._layers.append(value)
+                structure_changed()
         elif isinstance(value, Variable):
             self._track_variable(value)
         elif isinstance(value, SeedGenerator) and not any(
             value is g for g in self._seed_generators
         ):
             self._seed_generators.append(value)
+            structure_changed()
 
     def _untrack_object(self, value):
         if isinstance(value, LayerStateMixin):
             self._layers[:] = [layer for layer in self._layers if layer is not value]
+            structure_changed()
         elif isinstance(value, Variable):
             self._untrack_variable(value)
         elif isinstance(value, SeedGenerator):
             self._seed_generators[:] = [g for g in self._seed_generators if g is not value]
+            structure_changed()
 
     def _track_variable(self, variable):
         own = self._trainable_variables + self._non_trainable_variables
@@ -185,6 +190,7 @@ class LayerStateMixin:
             self._non_trainable_variables.append(variable)
         if not self.trainable:  # a layer frozen before it built makes frozen variables
             variable.trainable = False
+        structure_changed()
         post = _hook(self, "_post_track_variable")
         if post is not None:
             post(self, variable)
@@ -192,6 +198,7 @@ class LayerStateMixin:
     def _untrack_variable(self, variable):
         for group in (self._trainable_variables, self._non_trainable_variables):
             group[:] = [v for v in group if v is not variable]
+        structure_changed()
         post = _hook(self, "_post_untrack_variable")
         if post is not None:
             post(self, variable)

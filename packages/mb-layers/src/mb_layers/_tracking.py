@@ -8,6 +8,25 @@ added to them later (and forget what is removed); tuples are walked.
 
 from mb_graph import tree
 
+# Bumped whenever any layer's variables, sub-layers or seed generators change, a layer
+# is (un)frozen or (re)built: a model whose compiled step depends on its variables
+# checks the number instead of walking its layers on every call. One process-wide
+# number: a layer does not know which models hold it.
+_structure_version = 0
+
+
+def structure_version():
+    """The number of structure changes of any layer so far (see `structure_changed`):
+    unchanged means no layer gained or lost a variable, sub-layer or seed generator,
+    was frozen or unfrozen, or was (re)built since it was read."""
+    return _structure_version
+
+
+def structure_changed():
+    """Records that some layer's variables, sub-layers or trainability changed."""
+    global _structure_version
+    _structure_version += 1
+
 
 class Tracker:
     """Sends trackable objects to ``owner._track_object`` / ``owner._untrack_object``."""

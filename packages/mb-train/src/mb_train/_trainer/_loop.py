@@ -1,6 +1,7 @@
 """`fit`, `evaluate`, `predict` and the ``*_on_batch`` methods, written once."""
 
 import itertools
+import operator
 import warnings
 
 import numpy as np
@@ -12,12 +13,15 @@ from mb_data import (
     unpack_x_y_sample_weight,
 )
 from mb_graph import KerasTensor, is_keras_tensor, tree
+from mb_layers._tracking import structure_version
 from mb_ops import StatelessScope, backends, config, filter_traceback, ops
 from mb_ops.dtypes import standardize_dtype
 from mb_train._progress import is_interactive
 from mb_train._trainer import _distributed, _memory, _runner
 from mb_train.callbacks._callback import logs_to_floats
 from mb_train.callbacks._callback_list import CallbackList
+
+_TRAINABLE = operator.attrgetter("trainable")
 
 
 def _to_numpy(x):
@@ -35,13 +39,13 @@ def _convert_batch(data):
     return tree.map_structure(convert, data)
 
 
-def _fed_by(function, iterator):
-    """`function` fed by `iterator`: mb's own step functions take its batches as they
-    come (NumPy arrays where it hands them over so, for the compiled step to place); a
-    function the user set gets them as tensors."""
-    if not iterator.host_arrays or getattr(function, "_mb_runner", None) is not None:
+def _fed_by(function, host_arrays):
+    """`function` fed by an `EpochIterator`: mb's own step functions take its batches as
+    they come (NumPy arrays where it hands them over so, `host_arrays`, for the compiled
+    step to place); a function the user set gets them as tensors."""
+    if not host_arrays or getattr(function, "_mb_runner", None) is not None:
         return function
-    return lambda batches: function([iterator.place(batch) for batch in batches])
+    return lambda batches: function([EpochIterator.place(batch) for batch in batches])
 
 
 def _joiner():
@@ -224,6 +228,11 @@ class TrainerMixin:
         return bool(backends.lookup("training", "JIT_PLACES_HOST_ARRAYS"))
 
     def _runner(self, mode):
+        runner = self._runners.get(mode)
+        if mode == "predict" and runner is not None and self._runner_still_fits(runner):
+            self.__dict__["_trainable_cache"] = runner.read_only  # the trainable variables
+            return runner
+        version = structure_version()  # read before the walk, which changes nothing
         trainable = self.trainable_variables
         non_trainable = self.non_trainable_variables
         # (The metrics' variables are looked up only for the steps that update them:
@@ -246,16 +255,15 @@ class TrainerMixin:
         # (replaced on the instance), the compile mode (`run_eagerly`), the
         # distribution. Objects are held, not their ids: a freed object's id can be
         # reused by a new one. Input shapes and dtypes are the engine's part (jax.jit
-        # and tf.function compile once per signature).
+        # and tf.function compile once per signature). The layers themselves are part
+        # of it: a layer without variables added to a Sequential changes the step.
         key = (
             mode,
             tuple(id(v) for v in read_only),  # the runner holds these variables
             tuple(id(v) for v in mutable),
-            getattr(method, "__func__", method),
-            self._compile_mode(),
-            _distributed.active(),
+            self._step_key(method),
+            tuple(self._flatten_layers(include_self=False)),
         )
-        runner = self._runners.get(mode)
         if runner is None or runner.key != key:  # tuples compare items by identity first
             spe = self._steps_per_execution if mode != "predict" else 1
             runner = _runner.StepRunner(
@@ -269,10 +277,28 @@ class TrainerMixin:
             )
             runner.key = key
             self._runners[mode] = runner
+        runner.structure_version = version
         # (Past the layer's and the engine's __setattr__: a plain attribute, set on
         # every fit/evaluate/predict call.)
         self.__dict__["_trainable_cache"] = trainable
         return runner
+
+    def _step_key(self, method):
+        """What the compiled step depends on besides the model's variables and layers."""
+        return (getattr(method, "__func__", method), self._compile_mode(), _distributed.active())
+
+    def _runner_still_fits(self, runner):
+        """Whether the predict runner's key would come out the same, without walking the
+        layers: no layer changed its variables, sub-layers or trainability since it was
+        checked (`structure_version`), no variable was frozen or unfrozen on its own
+        (read from the runner's few variables), and the step method, compile mode and
+        distribution are the same."""
+        return (
+            runner.structure_version == structure_version()
+            and runner.key[3] == self._step_key(self.predict_step)
+            and all(map(_TRAINABLE, runner.read_only))
+            and not any(map(_TRAINABLE, runner.mutable))
+        )
 
     # ----- the step functions fit/evaluate/predict call ------------------------------
 
@@ -441,7 +467,7 @@ class TrainerMixin:
                 raise ValueError("fit() received no data: the input yielded no batch.")
             self._build_for_batch(iterator.place(first[2][0]), training=True, method="fit")
             pending = _Pending(first, chunks)
-        train_function = _fed_by(self.make_train_function(), iterator)
+        train_function = _fed_by(self.make_train_function(), iterator.host_arrays)
         callbacks = self._callbacks(
             callbacks, verbose, epochs=epochs, steps=iterator.num_batches, mode="fit"
         )
@@ -508,7 +534,7 @@ class TrainerMixin:
             if test_function is None:
                 if not self._ready_for("test"):
                     self._build_for_batch(iterator.place(batches[0]), training=False, method=method)
-                test_function = _fed_by(self.make_test_function(), iterator)
+                test_function = _fed_by(self.make_test_function(), iterator.host_arrays)
             callbacks.on_test_batch_begin(begin)
             with _memory.naming_the_batch(batches, method):
                 logs = test_function(batches)
@@ -615,8 +641,15 @@ class TrainerMixin:
         array([[3.],
                [7.]], dtype=float32)
         """
+        host_arrays = self._host_arrays()
+        if callbacks is None and steps is None and _resolve_verbose(verbose) == 0:
+            # One request's batch: no iterator or callbacks to set up (nothing to call).
+            data = EpochIterator.only_batch(x, batch_size, host_arrays)
+            if data is not None:
+                outputs = self._predict_batch(self._predict_function(data, host_arrays), data)
+                return tree.map_structure(_joiner(), outputs)
         iterator = EpochIterator(
-            x, batch_size=batch_size, steps_per_epoch=steps, host_arrays=self._host_arrays()
+            x, batch_size=batch_size, steps_per_epoch=steps, host_arrays=host_arrays
         )
         verbose = _resolve_verbose(verbose)
         callbacks = self._callbacks(callbacks, verbose, steps=iterator.num_batches, mode="predict")
@@ -626,18 +659,9 @@ class TrainerMixin:
         for begin, end, batches in iterator.enumerate_epoch():
             for position, data in enumerate(batches):
                 if predict_function is None:
-                    if not self.built:
-                        x_batch, _, _ = unpack_x_y_sample_weight(iterator.place(data))
-                        self(x_batch)
-                    predict_function = _fed_by(self.make_predict_function(), iterator)
+                    predict_function = self._predict_function(data, iterator.host_arrays)
                 callbacks.on_predict_batch_begin(begin)
-                try:  # (not `with _memory.naming_the_batch`: a context manager per batch)
-                    batch_outputs = predict_function([data])
-                except Exception as error:
-                    named = _memory.out_of_memory_error(error, [data], "predict")
-                    if named is None:
-                        raise
-                    raise named from error
+                batch_outputs = self._predict_batch(predict_function, data)
                 gathered = _distributed.gather_outputs(batch_outputs, iterator, position)
                 outputs.append(batch_outputs if gathered is None else gathered)
             callbacks.on_predict_batch_end(end, {"outputs": outputs[-1]} if outputs else None)
@@ -645,6 +669,26 @@ class TrainerMixin:
         if not outputs:
             raise ValueError("predict() received no data: the input yielded no batch.")
         return tree.map_structure(_joiner(), *outputs)
+
+    def _predict_function(self, data, host_arrays):
+        """The predict function, fed `predict`'s batches (`data` the first: it builds an
+        unbuilt model)."""
+        if not self.built:
+            x_batch, _, _ = unpack_x_y_sample_weight(
+                EpochIterator.place(data) if host_arrays else data
+            )
+            self(x_batch)
+        return _fed_by(self.make_predict_function(), host_arrays)
+
+    @staticmethod
+    def _predict_batch(predict_function, data):
+        try:  # (not `with _memory.naming_the_batch`: a context manager per batch)
+            return predict_function([data])
+        except Exception as error:
+            named = _memory.out_of_memory_error(error, [data], "predict")
+            if named is None:
+                raise
+            raise named from error
 
     # ----- single batches -------------------------------------------------------------
 
