@@ -30,13 +30,23 @@ _REQUIRE_GPU = os.environ.get("MB_REQUIRE_GPU") == "1"
 _GPU_DRY_RUN = os.environ.get("MB_GPU_DRY_RUN") == "1"
 
 
+def _backend() -> str:
+    return config.backend()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     # Marked so that `-m "gpu or integration"` picks this suite next to a package's gpu tests.
     here = Path(__file__).parent
+    # A `heavy` test (a Keras-interop test of tens of seconds whose Keras side is the
+    # same on every backend) is `slow` on every backend but jax, the default one: the
+    # default matrix runs it once, on jax; `ci/test --slow` runs it on the others.
+    heavy_is_slow = _backend() != "jax"
     for item in items:
         if here in Path(item.path).parents:
             item.add_marker(pytest.mark.integration)
+        if heavy_is_slow and item.get_closest_marker("heavy"):
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_runtest_setup(item):

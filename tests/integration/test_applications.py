@@ -59,6 +59,7 @@ def _shape(side):
     return (3, side, side) if _channels_first() else (side, side, 3)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_keras_weights_predict_as_keras_on_this_backend(case, session_dir):
     folder = helpers.keras_weights(session_dir, CASES, label="integration")

@@ -86,6 +86,7 @@ def _numpy(x):
     return np.asarray(backends.backend_module("core").convert_to_numpy(x))
 
 
+@pytest.mark.heavy
 def test_every_helper_gives_keras_numbers(keras_results):
     calls = _calls()
     assert len(calls) == len(keras_results)

@@ -81,11 +81,13 @@ def mb_report():
     return guide_report(keras)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("key", ["names_before", "names", "types", "sub_metrics"])
 def test_model_metrics_is_keras_list(key, mb_report, keras_report):
     assert mb_report[key] == keras_report[key]
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("key", ["dict", "last_result", "last_stateless"])
 def test_a_step_returning_every_metric_logs_what_keras_logs(key, mb_report, keras_report):
     assert sorted(mb_report[key]) == sorted(keras_report[key])
@@ -93,6 +95,7 @@ def test_a_step_returning_every_metric_logs_what_keras_logs(key, mb_report, kera
         np.testing.assert_allclose(mb_report[key][name], value, **TOLERANCE)
 
 
+@pytest.mark.heavy
 def test_evaluate_lists_the_values_in_keras_order(mb_report, keras_report):
     np.testing.assert_allclose(mb_report["list"], keras_report["list"], **TOLERANCE)
 

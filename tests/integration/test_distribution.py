@@ -22,7 +22,8 @@ import pytest
 
 from mb_ops import config
 
-pytestmark = [pytest.mark.trains, pytest.mark.slow]
+# Not `slow`: distribution on every engine is a promise the default matrix checks.
+pytestmark = [pytest.mark.trains]
 
 WORKER = Path(__file__).with_name("_distributed_worker.py")
 TIMEOUT = 240  # seconds for one run, all its processes together

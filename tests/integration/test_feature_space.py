@@ -139,6 +139,7 @@ def test_dataset_map_runs_inside_tf_data():
     np.testing.assert_allclose(single.numpy(), eager[0], rtol=1e-6)
 
 
+@pytest.mark.heavy
 def test_keras_file_loads_in_mb_and_computes_the_same(tmp_path):
     path = str(tmp_path / "keras_fs.keras")
     theirs = np.asarray(_run_keras(_KERAS_SAVE_AND_CALL, _plain(DATA), _plain(QUERY), path))
@@ -147,6 +148,7 @@ def test_keras_file_loads_in_mb_and_computes_the_same(tmp_path):
     np.testing.assert_allclose(np.asarray(back(QUERY)), theirs, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.heavy
 def test_mb_file_loads_in_keras_and_computes_the_same(tmp_path):
     fs = make()
     fs.adapt(DATA)

@@ -92,6 +92,7 @@ def _max_difference(a, b):
     )
 
 
+@pytest.mark.heavy
 def test_compile_wraps_the_optimizer_under_mixed_float16_as_keras(mb_report, keras_report):
     for case in ("float32", "mixed", "unscaled"):
         assert mb_report[case]["optimizer"][0] == keras_report[case]["optimizer"][0]
@@ -109,6 +110,7 @@ def test_loss_scaling_trains_float16_like_float32(mb_report):
     np.testing.assert_allclose(mb_report["mixed"]["loss"], mb_report["float32"]["loss"], rtol=1e-3)
 
 
+@pytest.mark.heavy
 def test_mixed_precision_weights_match_keras(mb_report, keras_report):
     for case in ("float32", "mixed"):
         for ours, theirs in zip(

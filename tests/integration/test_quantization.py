@@ -104,6 +104,7 @@ def exchanged(tmp_path_factory):
     return root
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("mode", MODES)
 def test_quantized_models_match_keras_and_files_move_both_ways(exchanged, mode):
     folder = exchanged / mode
@@ -192,6 +193,7 @@ def _keras_predict(path):
     return np.load(str(path) + ".pred.npy"), result.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.heavy
 @trainable
 @pytest.mark.parametrize("quantized", [None, "int8"])
 def test_lora_trains_only_its_matrices_and_saves_merged_as_keras(tmp_path, quantized):
@@ -267,6 +269,7 @@ print(trainable)
 """
 
 
+@pytest.mark.heavy
 @trainable
 def test_conv_lora_trains_its_matrices_and_files_move_both_ways_with_keras(tmp_path):
     keras.utils.set_random_seed(1)

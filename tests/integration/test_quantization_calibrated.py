@@ -205,6 +205,7 @@ LEVELS_MAY_DIFFER = 0.01
 PRED_ATOL = 1e-3
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("mode", MODES)
 def test_calibrated_models_match_keras_and_files_move_both_ways(exchanged, mode):
     folder = exchanged / mode
