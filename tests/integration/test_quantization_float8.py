@@ -242,6 +242,7 @@ def test_float8_refuses_lora():
         layer(np.ones((2, 4), "float32"))
 
 
+@pytest.mark.heavy
 @trainable
 def test_float8_training_matches_keras(exchanged):
     root, model = exchanged
@@ -257,6 +258,7 @@ def test_float8_training_matches_keras(exchanged):
     )
 
 
+@pytest.mark.heavy
 def test_float8_files_move_both_ways_with_keras(exchanged):
     root, _ = exchanged
     x = data()[0]

@@ -94,6 +94,7 @@ def _flat(model):
     return np.concatenate([np.ravel(w) for w in model.get_weights()])
 
 
+@pytest.mark.heavy
 def test_a_file_keras_wrote_loads_here_and_predicts_the_same(tmp_path):
     path = tmp_path / "from_keras.keras"
     _keras("write", path)
@@ -105,6 +106,7 @@ def test_a_file_keras_wrote_loads_here_and_predicts_the_same(tmp_path):
     assert type(model.optimizer).__name__ == "Adam" and int(model.optimizer.iterations) == 4
 
 
+@pytest.mark.heavy
 @trainable
 def test_a_file_trained_here_loads_in_keras_and_resumes_the_same(tmp_path):
     x, y = data()
@@ -283,6 +285,7 @@ model.save(sys.argv[2])
 """
 
 
+@pytest.mark.heavy
 def test_a_lambda_of_a_builtin_function_goes_to_keras_and_back(tmp_path):
     model = keras.Sequential(
         [

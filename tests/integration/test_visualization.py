@@ -53,6 +53,7 @@ def _np(x):
     return np.asarray(mb.ops.convert_to_numpy(x))
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_segmentation_masks_equal_keras(keras_masks, case):
     ours = _np(
